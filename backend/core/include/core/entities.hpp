@@ -1,0 +1,140 @@
+// The one entity model: Account, Pool, Node, Job, Task (wire names in comments).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/enums.hpp"
+#include "core/time.hpp"
+
+namespace trainyard {
+
+/// The built-in account and pool of this machine.
+inline constexpr const char* kLocalAccount = "local";
+inline constexpr const char* kLocalPool = "local";
+
+/// A name/value pair (`environmentSettings`, `metadata`).
+struct NameValue {
+  std::string name;
+  std::string value;
+  bool operator==(const NameValue&) const = default;
+};
+
+/// Where entities come from.
+enum class AccountKind { Local, Batch, Emulator };
+
+/// An account: `local`, or a Batch account.
+struct Account {
+  std::string name;
+  AccountKind kind = AccountKind::Local;
+  std::string endpoint;  ///< empty for local
+};
+
+/// CloudPool (the fields trainyard shows).
+struct Pool {
+  std::string account;
+  std::string id;
+  std::string display_name;
+  std::string vm_size;
+  PoolState state = PoolState::Active;
+  AllocationState allocation_state = AllocationState::Steady;
+  int current_dedicated_nodes = 0;
+  int target_dedicated_nodes = 0;
+  int current_low_priority_nodes = 0;
+  int target_low_priority_nodes = 0;
+  int task_slots_per_node = 1;
+  std::optional<Timestamp> creation_time;
+  std::optional<Timestamp> state_transition_time;
+};
+
+/// ComputeNode.
+struct Node {
+  std::string account;
+  std::string pool_id;
+  std::string id;
+  NodeState state = NodeState::Idle;
+  SchedulingState scheduling_state = SchedulingState::Enabled;
+  std::string vm_size;
+  std::string ip_address;
+  int running_tasks_count = 0;
+  int running_task_slots_count = 0;
+  int total_tasks_run = 0;
+  int task_slots = 1;  ///< slots this node offers (taskSlotsPerNode of its pool)
+  std::optional<Timestamp> state_transition_time;
+};
+
+/// CloudJob.
+struct Job {
+  std::string account;
+  std::string id;
+  std::string display_name;
+  std::string pool_id;  ///< poolInfo.poolId
+  JobState state = JobState::Active;
+  int priority = 0;
+  std::optional<Timestamp> creation_time;
+  std::optional<Timestamp> state_transition_time;
+  std::vector<NameValue> metadata;
+};
+
+/// taskExecutionInfo.failureInfo
+struct FailureInfo {
+  ErrorCategory category = ErrorCategory::UserError;
+  std::string code;
+  std::string message;
+};
+
+/// taskExecutionInfo
+struct ExecutionInfo {
+  std::optional<Timestamp> start_time;
+  std::optional<Timestamp> end_time;
+  std::optional<int> exit_code;
+  std::optional<TaskResult> result;
+  std::optional<FailureInfo> failure_info;
+  int retry_count = 0;
+  std::optional<Timestamp> last_retry_time;
+  int requeue_count = 0;
+};
+
+/// taskConstraints; nullopt wall time means unlimited.
+struct TaskConstraints {
+  std::optional<Duration> max_wall_clock_time;
+  int max_task_retry_count = 0;  ///< -1 = unlimited
+};
+
+/// dependsOn.taskIds (ranges are expanded on input).
+struct TaskDependencies {
+  std::vector<std::string> task_ids;
+};
+
+/// nodeInfo
+struct TaskNodeInfo {
+  std::string pool_id;
+  std::string node_id;
+  std::string task_root_directory;
+};
+
+/// CloudTask.
+struct Task {
+  std::string account;
+  std::string job_id;
+  std::string id;
+  std::string display_name;
+  std::string command_line;
+  TaskState state = TaskState::Active;
+  std::optional<Timestamp> creation_time;
+  std::optional<Timestamp> state_transition_time;
+  std::optional<TaskState> previous_state;
+  std::vector<NameValue> environment_settings;
+  TaskConstraints constraints;
+  TaskDependencies depends_on;
+  int required_slots = 1;
+  ExecutionInfo execution_info;
+  std::optional<TaskNodeInfo> node_info;
+};
+
+/// Printable kind name (`local`, `batch`, `emulator`).
+const char* to_string(AccountKind kind);
+
+}  // namespace trainyard

@@ -1,0 +1,56 @@
+// Thread-safe event queue whose eventfd wakes the UI loop's poll().
+#pragma once
+
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace trainyard {
+
+/// Tasks of a job changed in the store.
+struct TasksChanged {
+  std::string account;
+  std::string job;
+  int count = 0;
+};
+/// Jobs, pools or nodes of an account changed in the store.
+struct EntitiesChanged {
+  std::string account;
+};
+/// A worker has a message for the status bar.
+struct StatusMessage {
+  std::string text;
+  bool is_error = false;
+};
+/// Something the UI must redraw for (log data, GPU samples).
+struct Wake {};
+
+/// Everything a worker may tell the UI thread.
+using Event = std::variant<TasksChanged, EntitiesChanged, StatusMessage, Wake>;
+
+/// Many producers, one consumer; bounded so a lagging UI cannot grow it without end.
+class EventQueue {
+ public:
+  explicit EventQueue(size_t capacity = 4096);
+  ~EventQueue();
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+
+  /// Adds an event and wakes the consumer; the oldest event is dropped when full.
+  void post(Event e);
+  /// Takes every queued event and clears the wake-up fd.
+  std::vector<Event> drain();
+  /// The fd that becomes readable when events are queued (for poll()).
+  int fd() const { return fd_; }
+
+ private:
+  std::mutex mu_;
+  std::deque<Event> events_;
+  size_t capacity_;
+  int fd_ = -1;
+};
+
+}  // namespace trainyard

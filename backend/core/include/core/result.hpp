@@ -1,0 +1,79 @@
+// Errors as values across library boundaries.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace trainyard {
+
+/// What kind of failure an Error is; decides exit codes and retries.
+enum class ErrorKind {
+  Usage,     ///< bad input from the user (exit 2)
+  NotFound,  ///< the named entity does not exist
+  Conflict,  ///< the entity is in the wrong state or exists already
+  Io,        ///< file system or process failure
+  Db,        ///< SQLite failure
+  Parse,     ///< malformed data
+  Network,   ///< transport failure, retryable
+  Http,      ///< an HTTP error status
+  Auth,      ///< authentication failure
+  Internal,  ///< a bug
+};
+
+/// A failure with a one-line, user-facing message.
+struct Error {
+  ErrorKind kind = ErrorKind::Internal;
+  std::string message;
+};
+
+/// Builds an Error; the usual way to fail a Result.
+inline Error make_error(ErrorKind kind, std::string message) { return Error{kind, std::move(message)}; }
+
+/// Either a value or an Error (C++20 stand-in for std::expected).
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::move(error)) {}      // NOLINT(google-explicit-constructor)
+
+  /// True when a value is held.
+  bool ok() const { return v_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  /// The value; only valid when ok().
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  /// The error; only valid when !ok().
+  const Error& error() const { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+/// Result of an operation that yields nothing on success.
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+
+  bool ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+  bool ok_ = true;
+};
+
+/// An empty success, for Result<void> returns.
+inline Result<void> ok_result() { return {}; }
+
+}  // namespace trainyard

@@ -1,0 +1,64 @@
+// Time points, ISO 8601 text and durations as Batch writes them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace trainyard {
+
+/// A UTC instant with microsecond precision (Batch sends 100 ns; the last digit is 0 here).
+using Timestamp = std::chrono::sys_time<std::chrono::microseconds>;
+/// A span of time.
+using Duration = std::chrono::microseconds;
+
+/// Source of the current time; injected so tests are deterministic.
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  /// The current instant.
+  virtual Timestamp now() const = 0;
+};
+
+/// The wall clock.
+class SystemClock final : public Clock {
+ public:
+  Timestamp now() const override;
+};
+
+/// A clock that only moves when told to (tests).
+class ManualClock final : public Clock {
+ public:
+  explicit ManualClock(Timestamp start) : now_(start) {}
+  Timestamp now() const override { return now_; }
+  /// Moves the clock forward.
+  void advance(Duration d) { now_ += d; }
+
+ private:
+  Timestamp now_;
+};
+
+/// Microseconds since the Unix epoch, for storage.
+inline int64_t to_micros(Timestamp t) { return t.time_since_epoch().count(); }
+/// Inverse of to_micros.
+inline Timestamp from_micros(int64_t us) { return Timestamp(Duration(us)); }
+
+/// `2016-11-22T18:55:25.2608590Z`: ISO 8601 UTC with 7 fraction digits, as Batch sends.
+std::string format_iso8601(Timestamp t);
+/// Parses ISO 8601 UTC (`Z` or `+00:00`, any number of fraction digits).
+Result<Timestamp> parse_iso8601(std::string_view text);
+
+/// ISO 8601 duration as Batch writes it (`PT1H30M`, `P2DT3H`, `PT0.5S`).
+std::string format_iso_duration(Duration d);
+/// Parses an ISO 8601 duration (`PT15M`, `P1DT2H`, `PT1.5S`).
+Result<Duration> parse_iso_duration(std::string_view text);
+/// Parses a duration a person types: `90s`, `15m`, `2h30m`, `1d`, `1.5h`, or ISO 8601; bare numbers are seconds.
+Result<Duration> parse_human_duration(std::string_view text);
+/// Short age for tables: `5s`, `3m`, `2h`, `4d`.
+std::string format_age(Duration d);
+
+}  // namespace trainyard

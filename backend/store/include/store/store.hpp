@@ -1,0 +1,183 @@
+// The SQLite store: the UI's only source of truth, shared by every trainyard process.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/entities.hpp"
+#include "core/result.hpp"
+
+struct sqlite3;
+
+namespace trainyard {
+
+/// How hard a write transaction must be made durable.
+enum class Durability {
+  Cache,  ///< synchronous=NORMAL: survives an app crash; data can be re-fetched
+  Intent  ///< synchronous=FULL: the user's local runs; survives power loss
+};
+
+/// Which tasks a list or count asks for.
+struct TaskQuery {
+  std::string account;
+  std::string job;                       ///< empty: every job of the account
+  std::optional<TaskState> state;        ///< only this state
+  std::string substring;                 ///< case-insensitive match on id, displayName or commandLine
+  int64_t limit = -1;                    ///< -1: no limit
+  int64_t offset = 0;
+};
+
+/// One state change of a task, as recorded in the history table.
+struct StateChange {
+  TaskState from = TaskState::Active;
+  TaskState to = TaskState::Active;
+  Timestamp at;
+};
+
+/// A file of a task (stdout.txt, stderr.txt, outputs).
+struct TaskFile {
+  std::string name;
+  int64_t size = 0;
+  bool is_directory = false;
+  std::optional<Timestamp> last_modified;
+};
+
+/// One parsed metric value from a task's log.
+struct MetricPoint {
+  std::string name;
+  double step = 0;   ///< step or epoch position; the line number when the log gives none
+  double value = 0;
+  Timestamp at;
+};
+
+/// What the local engine knows of a run's processes (intent data, never pruned silently).
+struct LocalRun {
+  std::string job;
+  std::string task;
+  std::string run_dir;            ///< runs/<job>/<task>
+  std::string workdir;            ///< where the command runs
+  std::string gpu_ids;            ///< comma-separated GPU indices assigned, empty for CPU slots
+  int attempt = 0;                ///< 0 for the first try
+  int64_t supervisor_pid = 0;
+  int64_t supervisor_start = 0;   ///< /proc/<pid>/stat field 22 of the supervisor
+  int64_t pid = 0;                ///< the task's /bin/sh
+  int64_t pgid = 0;
+  int64_t start_ticks = 0;        ///< /proc/<pid>/stat field 22 of the task
+  bool stop_requested = false;
+  int grace_seconds = 10;
+};
+
+/// A connection to cache.db; one per process and thread that writes.
+class Store {
+ public:
+  /// Opens (creating and migrating) the database at `path`; `:memory:` for tests.
+  static Result<std::unique_ptr<Store>> open(const std::string& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  /// Schema version (PRAGMA user_version) after migration.
+  int schema_version() const;
+
+  /// Runs `fn` inside BEGIN IMMEDIATE … COMMIT; rolls back when it fails. Not re-entrant.
+  Result<void> write(const std::function<Result<void>()>& fn, Durability d = Durability::Cache);
+
+  // Accounts
+  /// Inserts or replaces an account.
+  Result<void> upsert_account(const Account& a);
+  /// All accounts, by name.
+  Result<std::vector<Account>> accounts();
+
+  // Pools and nodes
+  /// Inserts or replaces a pool.
+  Result<void> upsert_pool(const Pool& p);
+  /// Pools of an account, by id.
+  Result<std::vector<Pool>> pools(const std::string& account);
+  /// Inserts or replaces a node.
+  Result<void> upsert_node(const Node& n);
+  /// Nodes of a pool, by id.
+  Result<std::vector<Node>> nodes(const std::string& account, const std::string& pool);
+
+  // Jobs
+  /// Inserts or replaces a job.
+  Result<void> upsert_job(const Job& j);
+  /// One job, or nullopt.
+  Result<std::optional<Job>> job(const std::string& account, const std::string& id);
+  /// Jobs of an account, newest first.
+  Result<std::vector<Job>> jobs(const std::string& account);
+  /// Removes a job with its tasks, files, history, offsets and metrics.
+  Result<void> delete_job(const std::string& account, const std::string& id);
+
+  // Tasks
+  /// Inserts or replaces a task; a state change appends to the history.
+  Result<void> upsert_task(const Task& t);
+  /// One task, or nullopt.
+  Result<std::optional<Task>> task(const std::string& account, const std::string& job,
+                                   const std::string& id);
+  /// Tasks matching the query, sorted by state then creation time then id.
+  Result<std::vector<Task>> tasks(const TaskQuery& q);
+  /// How many tasks match the query (limit/offset ignored).
+  Result<int64_t> count_tasks(const TaskQuery& q);
+  /// Task counts by state for a job (or the account when job is empty).
+  Result<std::map<TaskState, int64_t>> task_counts(const std::string& account,
+                                                   const std::string& job);
+  /// Removes a task with its files, history, offsets and metrics.
+  Result<void> delete_task(const std::string& account, const std::string& job,
+                           const std::string& id);
+  /// Every recorded state change of a task, oldest first.
+  Result<std::vector<StateChange>> state_history(const std::string& account,
+                                                 const std::string& job, const std::string& id);
+
+  // Files and log offsets
+  /// Replaces the file list of a task.
+  Result<void> set_task_files(const std::string& account, const std::string& job,
+                              const std::string& task, const std::vector<TaskFile>& files);
+  /// Files of a task, by name.
+  Result<std::vector<TaskFile>> task_files(const std::string& account, const std::string& job,
+                                           const std::string& task);
+  /// Records how far a file has been read (log tailing, metric extraction).
+  Result<void> set_log_offset(const std::string& account, const std::string& job,
+                              const std::string& task, const std::string& file, int64_t offset);
+  /// The recorded offset, 0 when none.
+  Result<int64_t> log_offset(const std::string& account, const std::string& job,
+                             const std::string& task, const std::string& file);
+
+  // Metrics
+  /// Appends metric points of a task.
+  Result<void> add_metric_points(const std::string& account, const std::string& job,
+                                 const std::string& task, const std::vector<MetricPoint>& points);
+  /// Points of one metric of a task, in step order.
+  Result<std::vector<MetricPoint>> metric_points(const std::string& account,
+                                                 const std::string& job, const std::string& task,
+                                                 const std::string& name);
+  /// Names of the metrics a task has, in order of first appearance.
+  Result<std::vector<std::string>> metric_names(const std::string& account,
+                                                const std::string& job, const std::string& task);
+
+  // Local runs
+  /// Inserts or replaces the process record of a local task.
+  Result<void> upsert_local_run(const LocalRun& r);
+  /// The process record of a local task, or nullopt.
+  Result<std::optional<LocalRun>> local_run(const std::string& job, const std::string& task);
+  /// Removes the process record of a local task.
+  Result<void> delete_local_run(const std::string& job, const std::string& task);
+
+  /// The raw handle, for the store's own helpers and benchmarks.
+  sqlite3* handle() const { return db_; }
+
+ private:
+  explicit Store(sqlite3* db) : db_(db) {}
+  sqlite3* db_ = nullptr;
+  int version_ = 0;
+};
+
+/// The data directory: --data-dir, else $TRAINYARD_DATA_DIR, else $XDG_DATA_HOME/trainyard,
+/// else ~/.local/share/trainyard.
+std::string resolve_data_dir(const std::string& flag);
+
+}  // namespace trainyard

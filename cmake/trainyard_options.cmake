@@ -1,0 +1,32 @@
+# Shared compile options for every trainyard target.
+
+if(TRAINYARD_SANITIZE STREQUAL "address")
+  set(_ty_san_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+elseif(TRAINYARD_SANITIZE STREQUAL "thread")
+  set(_ty_san_flags -fsanitize=thread -fno-omit-frame-pointer)
+elseif(NOT TRAINYARD_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "TRAINYARD_SANITIZE must be '', 'address' or 'thread'")
+endif()
+if(_ty_san_flags)
+  add_compile_options(${_ty_san_flags})
+  add_link_options(${_ty_san_flags})
+endif()
+
+# Applies warnings (and -Werror when asked) to one target.
+function(trainyard_set_options tgt)
+  target_compile_features(${tgt} PUBLIC cxx_std_20)
+  target_compile_options(${tgt} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                        -Wno-sign-conversion -Wnon-virtual-dtor)
+  if(TRAINYARD_WERROR)
+    target_compile_options(${tgt} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# Declares library trainyard_<name> from the folder's src/*.cpp with include/ public.
+function(trainyard_library name)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp)
+  add_library(trainyard_${name} STATIC ${_srcs})
+  add_library(trainyard::${name} ALIAS trainyard_${name})
+  target_include_directories(trainyard_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  trainyard_set_options(trainyard_${name})
+endfunction()
