@@ -24,7 +24,8 @@ TEST(Time, RejectsGarbage) {
 }
 
 TEST(Time, IsoDurationsRoundTrip) {
-  for (const char* s : {"PT15M", "P1DT2H", "PT1H30M", "PT0.5S", "PT0S", "P10675199DT2H48M5.477581S"}) {
+  for (const char* s :
+       {"PT15M", "P1DT2H", "PT1H30M", "PT0.5S", "PT0S", "P10675199DT2H48M5.477581S"}) {
     auto d = parse_iso_duration(s);
     ASSERT_TRUE(d.ok()) << s;
     EXPECT_EQ(format_iso_duration(*d), s);

@@ -4,9 +4,12 @@ namespace trainyard {
 
 const char* to_string(AccountKind kind) {
   switch (kind) {
-    case AccountKind::Local: return "local";
-    case AccountKind::Batch: return "batch";
-    case AccountKind::Emulator: return "emulator";
+    case AccountKind::Local:
+      return "local";
+    case AccountKind::Batch:
+      return "batch";
+    case AccountKind::Emulator:
+      return "emulator";
   }
   return "local";
 }

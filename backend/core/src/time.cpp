@@ -49,7 +49,9 @@ size_t read_number(std::string_view text, size_t pos, int64_t& out_micro_units) 
 }
 
 // Multiplies a microsecond-scaled count by a unit in seconds.
-int64_t scaled(int64_t micro_units, int64_t unit_seconds) { return micro_units * unit_seconds; }
+int64_t scaled(int64_t micro_units, int64_t unit_seconds) {
+  return micro_units * unit_seconds;
+}
 
 }  // namespace
 
@@ -95,7 +97,8 @@ std::string format_iso_duration(Duration d) {
   auto us = d.count();
   if (us < 0) us = 0;
   int64_t total_s = us / 1000000, frac = us % 1000000;
-  int64_t dd = total_s / 86400, hh = (total_s / 3600) % 24, mm = (total_s / 60) % 60, ss = total_s % 60;
+  int64_t dd = total_s / 86400, hh = (total_s / 3600) % 24, mm = (total_s / 60) % 60,
+          ss = total_s % 60;
   std::string out = "P";
   if (dd) out += fmt::format("{}D", dd);
   out += "T";
@@ -123,18 +126,28 @@ Result<Duration> parse_iso_duration(std::string_view text) {
   int64_t total = 0;
   for (size_t pos = 1; pos < text.size();) {
     char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[pos])));
-    if (c == 'T') { in_time = true; ++pos; continue; }
+    if (c == 'T') {
+      in_time = true;
+      ++pos;
+      continue;
+    }
     int64_t v = 0;
     size_t n = read_number(text, pos, v);
     if (n == 0 || pos + n >= text.size()) return bad();
     pos += n;
     char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(text[pos++])));
-    if (!in_time && unit == 'D') total += scaled(v, 86400);
-    else if (!in_time && unit == 'W') total += scaled(v, 7 * 86400);
-    else if (in_time && unit == 'H') total += scaled(v, 3600);
-    else if (in_time && unit == 'M') total += scaled(v, 60);
-    else if (in_time && unit == 'S') total += v;
-    else return bad();
+    if (!in_time && unit == 'D')
+      total += scaled(v, 86400);
+    else if (!in_time && unit == 'W')
+      total += scaled(v, 7 * 86400);
+    else if (in_time && unit == 'H')
+      total += scaled(v, 3600);
+    else if (in_time && unit == 'M')
+      total += scaled(v, 60);
+    else if (in_time && unit == 'S')
+      total += v;
+    else
+      return bad();
   }
   return Duration(total);
 }
@@ -152,12 +165,19 @@ Result<Duration> parse_human_duration(std::string_view text) {
     size_t n = read_number(text, pos, v);
     if (n == 0) return bad();
     pos += n;
-    char unit = pos < text.size() ? static_cast<char>(std::tolower(static_cast<unsigned char>(text[pos++]))) : 's';
-    if (unit == 'd') total += scaled(v, 86400);
-    else if (unit == 'h') total += scaled(v, 3600);
-    else if (unit == 'm') total += scaled(v, 60);
-    else if (unit == 's') total += v;
-    else return bad();
+    char unit = pos < text.size()
+                    ? static_cast<char>(std::tolower(static_cast<unsigned char>(text[pos++])))
+                    : 's';
+    if (unit == 'd')
+      total += scaled(v, 86400);
+    else if (unit == 'h')
+      total += scaled(v, 3600);
+    else if (unit == 'm')
+      total += scaled(v, 60);
+    else if (unit == 's')
+      total += v;
+    else
+      return bad();
   }
   return Duration(total);
 }

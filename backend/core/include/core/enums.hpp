@@ -16,8 +16,22 @@ enum class PoolState { Active, Deleting };
 enum class AllocationState { Steady, Resizing, Stopping };
 /// ComputeNode.state
 enum class NodeState {
-  Idle, Rebooting, Reimaging, Running, Unusable, Creating, Starting, WaitingForStartTask,
-  StartTaskFailed, Unknown, LeavingPool, Offline, Preempted, UpgradingOs, Deallocated, Deallocating
+  Idle,
+  Rebooting,
+  Reimaging,
+  Running,
+  Unusable,
+  Creating,
+  Starting,
+  WaitingForStartTask,
+  StartTaskFailed,
+  Unknown,
+  LeavingPool,
+  Offline,
+  Preempted,
+  UpgradingOs,
+  Deallocated,
+  Deallocating
 };
 /// ComputeNode.schedulingState
 enum class SchedulingState { Enabled, Disabled };
@@ -40,13 +54,21 @@ std::string_view to_wire(ErrorCategory s);
 template <typename E>
 std::optional<E> from_wire(std::string_view text);
 
-template <> std::optional<TaskState> from_wire<TaskState>(std::string_view text);
-template <> std::optional<JobState> from_wire<JobState>(std::string_view text);
-template <> std::optional<PoolState> from_wire<PoolState>(std::string_view text);
-template <> std::optional<AllocationState> from_wire<AllocationState>(std::string_view text);
-template <> std::optional<NodeState> from_wire<NodeState>(std::string_view text);
-template <> std::optional<SchedulingState> from_wire<SchedulingState>(std::string_view text);
-template <> std::optional<TaskResult> from_wire<TaskResult>(std::string_view text);
-template <> std::optional<ErrorCategory> from_wire<ErrorCategory>(std::string_view text);
+template <>
+std::optional<TaskState> from_wire<TaskState>(std::string_view text);
+template <>
+std::optional<JobState> from_wire<JobState>(std::string_view text);
+template <>
+std::optional<PoolState> from_wire<PoolState>(std::string_view text);
+template <>
+std::optional<AllocationState> from_wire<AllocationState>(std::string_view text);
+template <>
+std::optional<NodeState> from_wire<NodeState>(std::string_view text);
+template <>
+std::optional<SchedulingState> from_wire<SchedulingState>(std::string_view text);
+template <>
+std::optional<TaskResult> from_wire<TaskResult>(std::string_view text);
+template <>
+std::optional<ErrorCategory> from_wire<ErrorCategory>(std::string_view text);
 
 }  // namespace trainyard

@@ -28,14 +28,16 @@ struct Error {
 };
 
 /// Builds an Error; the usual way to fail a Result.
-inline Error make_error(ErrorKind kind, std::string message) { return Error{kind, std::move(message)}; }
+inline Error make_error(ErrorKind kind, std::string message) {
+  return Error{kind, std::move(message)};
+}
 
 /// Either a value or an Error (C++20 stand-in for std::expected).
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
-  Result(Error error) : v_(std::move(error)) {}      // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   /// True when a value is held.
   bool ok() const { return v_.index() == 0; }
@@ -50,6 +52,9 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
+  /// The value, or `fallback` when this holds an error.
+  T value_or(T fallback) const& { return ok() ? std::get<0>(v_) : std::move(fallback); }
+
   /// The error; only valid when !ok().
   const Error& error() const { return std::get<1>(v_); }
 
@@ -62,7 +67,8 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
+  Result(Error error)
+      : error_(std::move(error)), ok_(false) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return ok_; }
   explicit operator bool() const { return ok_; }
@@ -74,6 +80,8 @@ class [[nodiscard]] Result<void> {
 };
 
 /// An empty success, for Result<void> returns.
-inline Result<void> ok_result() { return {}; }
+inline Result<void> ok_result() {
+  return {};
+}
 
 }  // namespace trainyard

@@ -43,9 +43,13 @@ class ManualClock final : public Clock {
 };
 
 /// Microseconds since the Unix epoch, for storage.
-inline int64_t to_micros(Timestamp t) { return t.time_since_epoch().count(); }
+inline int64_t to_micros(Timestamp t) {
+  return t.time_since_epoch().count();
+}
 /// Inverse of to_micros.
-inline Timestamp from_micros(int64_t us) { return Timestamp(Duration(us)); }
+inline Timestamp from_micros(int64_t us) {
+  return Timestamp(Duration(us));
+}
 
 /// `2016-11-22T18:55:25.2608590Z`: ISO 8601 UTC with 7 fraction digits, as Batch sends.
 std::string format_iso8601(Timestamp t);
@@ -56,7 +60,8 @@ Result<Timestamp> parse_iso8601(std::string_view text);
 std::string format_iso_duration(Duration d);
 /// Parses an ISO 8601 duration (`PT15M`, `P1DT2H`, `PT1.5S`).
 Result<Duration> parse_iso_duration(std::string_view text);
-/// Parses a duration a person types: `90s`, `15m`, `2h30m`, `1d`, `1.5h`, or ISO 8601; bare numbers are seconds.
+/// Parses a duration a person types: `90s`, `15m`, `2h30m`, `1d`, `1.5h`, or ISO 8601; bare numbers
+/// are seconds.
 Result<Duration> parse_human_duration(std::string_view text);
 /// Short age for tables: `5s`, `3m`, `2h`, `4d`.
 std::string format_age(Duration d);

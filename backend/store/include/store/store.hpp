@@ -16,6 +16,10 @@ struct sqlite3;
 
 namespace trainyard {
 
+namespace detail {
+class StatementCache;
+}  // namespace detail
+
 /// How hard a write transaction must be made durable.
 enum class Durability {
   Cache,  ///< synchronous=NORMAL: survives an app crash; data can be re-fetched
@@ -25,10 +29,10 @@ enum class Durability {
 /// Which tasks a list or count asks for.
 struct TaskQuery {
   std::string account;
-  std::string job;                       ///< empty: every job of the account
-  std::optional<TaskState> state;        ///< only this state
-  std::string substring;                 ///< case-insensitive match on id, displayName or commandLine
-  int64_t limit = -1;                    ///< -1: no limit
+  std::string job;                 ///< empty: every job of the account
+  std::optional<TaskState> state;  ///< only this state
+  std::string substring;           ///< case-insensitive match on id, displayName or commandLine
+  int64_t limit = -1;              ///< -1: no limit
   int64_t offset = 0;
 };
 
@@ -50,7 +54,7 @@ struct TaskFile {
 /// One parsed metric value from a task's log.
 struct MetricPoint {
   std::string name;
-  double step = 0;   ///< step or epoch position; the line number when the log gives none
+  double step = 0;  ///< step or epoch position; the line number when the log gives none
   double value = 0;
   Timestamp at;
 };
@@ -59,20 +63,23 @@ struct MetricPoint {
 struct LocalRun {
   std::string job;
   std::string task;
-  std::string run_dir;            ///< runs/<job>/<task>
-  std::string workdir;            ///< where the command runs
-  std::string gpu_ids;            ///< comma-separated GPU indices assigned, empty for CPU slots
-  int attempt = 0;                ///< 0 for the first try
+  std::string run_dir;  ///< runs/<job>/<task>
+  std::string workdir;  ///< where the command runs
+  std::string gpu_ids;  ///< comma-separated GPU indices assigned, empty for CPU slots
+  int attempt = 0;      ///< 0 for the first try
   int64_t supervisor_pid = 0;
-  int64_t supervisor_start = 0;   ///< /proc/<pid>/stat field 22 of the supervisor
-  int64_t pid = 0;                ///< the task's /bin/sh
+  int64_t supervisor_start = 0;  ///< /proc/<pid>/stat field 22 of the supervisor
+  int64_t pid = 0;               ///< the task's /bin/sh
   int64_t pgid = 0;
-  int64_t start_ticks = 0;        ///< /proc/<pid>/stat field 22 of the task
+  int64_t start_ticks = 0;  ///< /proc/<pid>/stat field 22 of the task
   bool stop_requested = false;
   int grace_seconds = 10;
 };
 
 /// A connection to cache.db; one per process and thread that writes.
+///
+/// Every method returns errors as values (ErrorKind::Db for SQLite failures) and never throws.
+/// Methods that write are atomic on their own; inside `write()` they join its transaction.
 class Store {
  public:
   /// Opens (creating and migrating) the database at `path`; `:memory:` for tests.
@@ -86,6 +93,10 @@ class Store {
 
   /// Runs `fn` inside BEGIN IMMEDIATE … COMMIT; rolls back when it fails. Not re-entrant.
   Result<void> write(const std::function<Result<void>()>& fn, Durability d = Durability::Cache);
+
+  /// Whether `tasks()`/`count_tasks()` use the FTS5 trigram index for substrings of ≥ 3
+  /// characters (false on SQLite builds without it: a LIKE scan is used instead).
+  bool has_substring_index() const { return has_fts_; }
 
   // Accounts
   /// Inserts or replaces an account.
@@ -123,15 +134,16 @@ class Store {
   Result<std::vector<Task>> tasks(const TaskQuery& q);
   /// How many tasks match the query (limit/offset ignored).
   Result<int64_t> count_tasks(const TaskQuery& q);
-  /// Task counts by state for a job (or the account when job is empty).
+  /// Task counts by state for a job (or the account when job is empty); every state is present.
   Result<std::map<TaskState, int64_t>> task_counts(const std::string& account,
                                                    const std::string& job);
   /// Removes a task with its files, history, offsets and metrics.
   Result<void> delete_task(const std::string& account, const std::string& job,
                            const std::string& id);
-  /// Every recorded state change of a task, oldest first.
-  Result<std::vector<StateChange>> state_history(const std::string& account,
-                                                 const std::string& job, const std::string& id);
+  /// Every recorded state change of a task, oldest first. The first row, written on insert,
+  /// goes from the task's previous_state (or its state when it has none) to its state.
+  Result<std::vector<StateChange>> state_history(const std::string& account, const std::string& job,
+                                                 const std::string& id);
 
   // Files and log offsets
   /// Replaces the file list of a task.
@@ -152,16 +164,17 @@ class Store {
   Result<void> add_metric_points(const std::string& account, const std::string& job,
                                  const std::string& task, const std::vector<MetricPoint>& points);
   /// Points of one metric of a task, in step order.
-  Result<std::vector<MetricPoint>> metric_points(const std::string& account,
-                                                 const std::string& job, const std::string& task,
-                                                 const std::string& name);
+  Result<std::vector<MetricPoint>> metric_points(const std::string& account, const std::string& job,
+                                                 const std::string& task, const std::string& name);
   /// Names of the metrics a task has, in order of first appearance.
-  Result<std::vector<std::string>> metric_names(const std::string& account,
-                                                const std::string& job, const std::string& task);
+  Result<std::vector<std::string>> metric_names(const std::string& account, const std::string& job,
+                                                const std::string& task);
 
   // Local runs
-  /// Inserts or replaces the process record of a local task.
+  /// Inserts or replaces the process record of a local task (synchronous=FULL outside write()).
   Result<void> upsert_local_run(const LocalRun& r);
+  /// Every local run record, by job then task (re-attach after a restart).
+  Result<std::vector<LocalRun>> local_runs();
   /// The process record of a local task, or nullopt.
   Result<std::optional<LocalRun>> local_run(const std::string& job, const std::string& task);
   /// Removes the process record of a local task.
@@ -171,9 +184,20 @@ class Store {
   sqlite3* handle() const { return db_; }
 
  private:
-  explicit Store(sqlite3* db) : db_(db) {}
+  explicit Store(sqlite3* db);
+  // Joins the open write() transaction, or runs `fn` in its own IMMEDIATE one.
+  Result<void> atomic(const std::function<Result<void>()>& fn, Durability d = Durability::Cache);
+  // Runs reads that span several statements in one snapshot (a deferred transaction).
+  Result<void> read(const std::function<Result<void>()>& fn);
+  Result<void> load_task_lists(Task& t);
+  Result<void> delete_task_rows(const std::string& account, const std::string& job,
+                                const std::string* task);
+
   sqlite3* db_ = nullptr;
   int version_ = 0;
+  bool in_write_ = false;  // inside write(): nested writes join instead of BEGIN
+  bool has_fts_ = false;
+  std::unique_ptr<detail::StatementCache> cache_;
 };
 
 /// The data directory: --data-dir, else $TRAINYARD_DATA_DIR, else $XDG_DATA_HOME/trainyard,

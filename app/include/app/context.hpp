@@ -1,0 +1,37 @@
+// What every subcommand needs: the data directory, the store and the local engine's settings.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/result.hpp"
+#include "core/time.hpp"
+#include "local/engine.hpp"
+#include "store/store.hpp"
+
+namespace trainyard {
+
+/// Opened data directory and store of one trainyard process.
+struct AppContext {
+  std::string data_dir;
+  std::unique_ptr<Store> store;
+  EngineConfig engine;
+  SystemClock clock;
+};
+
+/// Creates the data directory (mode 0700) and opens cache.db in it.
+Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag);
+
+/// Exit code for an error: 2 for usage and bad input, 1 otherwise.
+int exit_code_for(const Error& e);
+
+/// Prints `trainyard: <message>` to stderr and returns exit_code_for(e).
+int report(const Error& e);
+
+/// Splits `JOB/TASK`; a usage error otherwise.
+Result<std::pair<std::string, std::string>> split_task_ref(const std::string& ref);
+
+/// Refuses accounts other than `local` until Batch accounts exist.
+Result<void> check_account(const std::string& account);
+
+}  // namespace trainyard

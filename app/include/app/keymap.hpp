@@ -1,0 +1,67 @@
+// Keybindings as data: the dispatcher, the help overlay and the hint bar all read this table.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "widgets/key.hpp"
+
+namespace trainyard {
+
+/// Everything a key can do in the normal mode.
+enum class Action {
+  Quit,
+  Help,
+  Back,
+  Enter,
+  Up,
+  Down,
+  Top,
+  Bottom,
+  PageUp,
+  PageDown,
+  Filter,
+  Command,
+  RunForm,
+  Stop,
+  Detail,
+  Logs,
+  Stderr,
+  Follow,
+  Wrap,
+  SearchNext,
+  SearchPrev,
+  Search,
+  Pools,
+  Jobs,
+  Tasks,
+  Gpus,
+  Accounts,
+  Refresh,
+  Remove,
+};
+
+/// Where a binding applies.
+enum class Context { Global, Table, Accounts, Jobs, Tasks, Logs, Detail, Gpus };
+
+/// One binding.
+struct Binding {
+  std::string chord;  ///< tmux-style key name (`j`, `Enter`, `C-c`)
+  Action action;
+  std::string description;
+  Context context;
+  bool hint = false;  ///< shown in the hint bar
+};
+
+/// The default bindings.
+const std::vector<Binding>& default_bindings();
+
+/// Printable name of a context (help headings).
+const char* context_name(Context c);
+
+/// The action bound to `key` in the first of `contexts` that binds it.
+std::optional<Action> lookup_action(const std::vector<Binding>& bindings,
+                                    const std::vector<Context>& contexts, const KeyEvent& key);
+
+}  // namespace trainyard

@@ -1,0 +1,18 @@
+// The real terminal, through ncursesw. This header does not include curses.
+#pragma once
+
+#include <memory>
+
+#include "app/terminal.hpp"
+#include "themes/theme.hpp"
+
+namespace trainyard {
+
+/// Starts curses on the controlling terminal with the theme downgraded to what it can show;
+/// the terminal is restored when the object is destroyed.
+std::unique_ptr<Terminal> make_ncurses_terminal(const Theme& theme);
+
+/// The colour depth this terminal supports, from TERM, COLORTERM and NO_COLOR.
+ColorDepth terminal_color_depth();
+
+}  // namespace trainyard

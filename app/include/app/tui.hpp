@@ -1,0 +1,54 @@
+// The TUI: panes over the store, driven by keys, drawn into a Canvas and presented on a Terminal.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/context.hpp"
+#include "app/terminal.hpp"
+
+namespace trainyard {
+
+/// Which pane the TUI opens on and how it looks.
+struct TuiOptions {
+  std::string theme = "dark";
+  std::string view = "jobs";  ///< accounts | pools | nodes | jobs | tasks | gpus
+  std::string account = kLocalAccount;
+  std::string job;
+  std::string demo_command;  ///< pre-filled in the run form
+};
+
+struct TuiState;
+
+/// The UI thread's object: owns the UI state; only it touches the terminal.
+class Tui {
+ public:
+  Tui(AppContext& ctx, Terminal& term, TuiOptions options);
+  ~Tui();
+  Tui(const Tui&) = delete;
+  Tui& operator=(const Tui&) = delete;
+
+  /// Runs until the user quits; returns the exit code.
+  int run();
+  /// Handles one key (dispatch: modal, then pane keymap, then global keymap).
+  void handle_key(const KeyEvent& key);
+  /// Reloads data from the store and lets the local engine start queued work.
+  void refresh();
+  /// Renders the current state and presents it.
+  void draw();
+  /// Takes one GPU sample now (headless use, where no sampling thread runs).
+  void sample_gpus_once();
+  /// True once the user asked to quit.
+  bool done() const;
+
+ private:
+  AppContext& ctx_;
+  Terminal& term_;
+  std::unique_ptr<TuiState> st_;
+};
+
+/// `--dump-frame WxH --keys "…"`: renders headless, feeds the keys, prints the final frame.
+int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys,
+               TuiOptions options);
+
+}  // namespace trainyard

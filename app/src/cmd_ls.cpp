@@ -1,0 +1,185 @@
+// `trainyard ls {accounts,pools,nodes,jobs,tasks}`.
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "app/cli.hpp"
+#include "app/context.hpp"
+#include "app/wire_json.hpp"
+#include "commands.hpp"
+#include "text_table.hpp"
+
+namespace trainyard {
+namespace {
+
+struct LsOptions {
+  std::string what, account = kLocalAccount, pool, job;
+  bool json = false;
+};
+
+std::string opt_time(const std::optional<Timestamp>& t) {
+  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "-";
+}
+
+std::string duration_of(const Task& t, const Clock& clock) {
+  const auto& e = t.execution_info;
+  if (!e.start_time) return "-";
+  auto end = e.end_time.value_or(clock.now());
+  return format_age(end - *e.start_time);
+}
+
+std::string exit_of(const Task& t) {
+  if (t.execution_info.exit_code) return std::to_string(*t.execution_info.exit_code);
+  return t.execution_info.failure_info ? t.execution_info.failure_info->code : "-";
+}
+
+int print_tasks(AppContext& ctx, const LsOptions& o) {
+  TaskQuery q;
+  q.account = o.account;
+  q.job = o.job;
+  auto tasks = ctx.store->tasks(q);
+  if (!tasks) return report(tasks.error());
+  if (o.json) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& t : *tasks) arr.push_back(task_to_wire(t));
+    std::puts(arr.dump(2).c_str());
+    return kExitOk;
+  }
+  TextTable table({"JOB/TASK", "STATE", "EXIT", "RETRIES", "SLOTS", "STARTED", "RAN", "COMMAND"});
+  for (const auto& t : *tasks) {
+    table.add({t.job_id + "/" + t.id, std::string(to_wire(t.state)), exit_of(t),
+               std::to_string(t.execution_info.retry_count), std::to_string(t.required_slots),
+               opt_time(t.execution_info.start_time), duration_of(t, ctx.clock), t.command_line});
+  }
+  table.print(stdout);
+  return kExitOk;
+}
+
+int print_jobs(AppContext& ctx, const LsOptions& o) {
+  auto jobs = ctx.store->jobs(o.account);
+  if (!jobs) return report(jobs.error());
+  if (o.json) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& j : *jobs) arr.push_back(job_to_wire(j));
+    std::puts(arr.dump(2).c_str());
+    return kExitOk;
+  }
+  TextTable table({"JOB", "STATE", "POOL", "ACTIVE", "RUNNING", "COMPLETED", "CREATED"});
+  for (const auto& j : *jobs) {
+    auto counts = ctx.store->task_counts(o.account, j.id);
+    auto n = [&](TaskState s) { return counts ? std::to_string((*counts)[s]) : "?"; };
+    auto running =
+        counts ? std::to_string((*counts)[TaskState::Running] + (*counts)[TaskState::Preparing])
+               : "?";
+    table.add({j.id, std::string(to_wire(j.state)), j.pool_id, n(TaskState::Active), running,
+               n(TaskState::Completed), opt_time(j.creation_time)});
+  }
+  table.print(stdout);
+  return kExitOk;
+}
+
+int print_pools(AppContext& ctx, const LsOptions& o) {
+  auto pools = ctx.store->pools(o.account);
+  if (!pools) return report(pools.error());
+  if (o.json) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& p : *pools) arr.push_back(pool_to_wire(p));
+    std::puts(arr.dump(2).c_str());
+    return kExitOk;
+  }
+  TextTable table({"POOL", "STATE", "ALLOCATION", "NODES", "SLOTS/NODE", "VM SIZE"});
+  for (const auto& p : *pools) {
+    table.add({p.id, std::string(to_wire(p.state)), std::string(to_wire(p.allocation_state)),
+               fmt::format("{}/{}", p.current_dedicated_nodes, p.target_dedicated_nodes),
+               std::to_string(p.task_slots_per_node), p.vm_size});
+  }
+  table.print(stdout);
+  return kExitOk;
+}
+
+// The local node's live counts come from the tasks, not from a stored copy.
+void fill_local_counts(AppContext& ctx, Node& n) {
+  auto counts = ctx.store->task_counts(kLocalAccount, "");
+  if (!counts) return;
+  n.running_tasks_count =
+      static_cast<int>((*counts)[TaskState::Running] + (*counts)[TaskState::Preparing]);
+  TaskQuery q;
+  q.account = kLocalAccount;
+  int slots = 0;
+  for (auto st : {TaskState::Running, TaskState::Preparing}) {
+    q.state = st;
+    if (auto ts = ctx.store->tasks(q))
+      for (const auto& t : *ts) slots += t.required_slots;
+  }
+  n.running_task_slots_count = slots;
+  n.state = slots > 0 ? NodeState::Running : NodeState::Idle;
+}
+
+int print_nodes(AppContext& ctx, const LsOptions& o) {
+  std::string pool = o.pool.empty() ? std::string(kLocalPool) : o.pool;
+  auto nodes = ctx.store->nodes(o.account, pool);
+  if (!nodes) return report(nodes.error());
+  if (o.account == kLocalAccount)
+    for (auto& n : *nodes) fill_local_counts(ctx, n);
+  if (o.json) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& n : *nodes) arr.push_back(node_to_wire(n));
+    std::puts(arr.dump(2).c_str());
+    return kExitOk;
+  }
+  TextTable table({"NODE", "POOL", "STATE", "SCHEDULING", "SLOTS USED", "IP"});
+  for (const auto& n : *nodes) {
+    table.add({n.id, n.pool_id, std::string(to_wire(n.state)),
+               std::string(to_wire(n.scheduling_state)),
+               fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), n.ip_address});
+  }
+  table.print(stdout);
+  return kExitOk;
+}
+
+int print_accounts(AppContext& ctx, const LsOptions& o) {
+  auto accounts = ctx.store->accounts();
+  if (!accounts) return report(accounts.error());
+  if (o.json) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& a : *accounts) arr.push_back(account_to_wire(a));
+    std::puts(arr.dump(2).c_str());
+    return kExitOk;
+  }
+  TextTable table({"ACCOUNT", "KIND", "ENDPOINT"});
+  for (const auto& a : *accounts)
+    table.add({a.name, to_string(a.kind), a.endpoint.empty() ? "-" : a.endpoint});
+  table.print(stdout);
+  return kExitOk;
+}
+
+int ls_command(const CliState& st, const LsOptions& o) {
+  if (auto a = check_account(o.account); !a) return report(a.error());
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return report(ctx.error());
+  LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
+  // Listing also repairs: a run whose supervisor died is re-attached or marked failed.
+  if (auto s = engine.schedule(); !s) return report(s.error());
+  if (o.what == "accounts") return print_accounts(**ctx, o);
+  if (o.what == "pools") return print_pools(**ctx, o);
+  if (o.what == "nodes") return print_nodes(**ctx, o);
+  if (o.what == "jobs") return print_jobs(**ctx, o);
+  return print_tasks(**ctx, o);
+}
+
+}  // namespace
+
+void register_ls(CLI::App& app, CliState& st) {
+  auto o = std::make_shared<LsOptions>();
+  auto* cmd = app.add_subcommand("ls", "List accounts, pools, nodes, jobs or tasks");
+  cmd->add_option("what", o->what, "accounts | pools | nodes | jobs | tasks")
+      ->required()
+      ->check(CLI::IsMember({"accounts", "pools", "nodes", "jobs", "tasks"}));
+  cmd->add_option("--account", o->account, "Account (default 'local')");
+  cmd->add_option("--pool", o->pool, "Pool (for nodes)");
+  cmd->add_option("--job", o->job, "Job (for tasks; default: every job)");
+  cmd->add_flag("--json", o->json, "One JSON array shaped as the Batch REST API shapes it");
+  cmd->callback([&st, o] { st.action = [&st, o] { return ls_command(st, *o); }; });
+}
+
+}  // namespace trainyard

@@ -1,0 +1,102 @@
+// `trainyard run`: queue a command on the local engine.
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "app/cli.hpp"
+#include "app/context.hpp"
+#include "commands.hpp"
+#include "local/process.hpp"
+#include "local/task_environment.hpp"
+
+namespace trainyard {
+namespace {
+
+struct RunOptions {
+  std::string account, job = "default", id, name, gpu_ids, max_wall, workdir;
+  int gpus = 1, retries = 0;
+  std::vector<std::string> after, command;
+};
+
+Result<std::vector<int>> parse_gpu_ids(const std::string& csv) {
+  std::vector<int> out;
+  std::stringstream ss(csv);
+  for (std::string part; std::getline(ss, part, ',');) {
+    try {
+      size_t used = 0;
+      int v = std::stoi(part, &used);
+      if (used != part.size() || v < 0) throw std::invalid_argument(part);
+      out.push_back(v);
+    } catch (const std::exception&) {
+      return make_error(ErrorKind::Usage, fmt::format("--gpu-ids '{}': expected e.g. 0,2", csv));
+    }
+  }
+  return out;
+}
+
+Result<SubmitRequest> to_request(const RunOptions& o) {
+  SubmitRequest req;
+  req.job = o.job;
+  req.id = o.id;
+  req.display_name = o.name;
+  req.command_line = shell_quote(o.command);
+  req.gpus = o.gpus;
+  req.max_retries = o.retries;
+  req.after = o.after;
+  req.environment = current_environment();
+  std::error_code ec;
+  auto wd = o.workdir.empty() ? std::filesystem::current_path(ec)
+                              : std::filesystem::absolute(o.workdir, ec);
+  if (ec || !std::filesystem::is_directory(wd))
+    return make_error(ErrorKind::Usage, fmt::format("--workdir '{}': not a directory", o.workdir));
+  req.workdir = wd.string();
+  if (!o.gpu_ids.empty()) {
+    auto ids = parse_gpu_ids(o.gpu_ids);
+    if (!ids) return ids.error();
+    req.gpu_ids = *ids;
+  }
+  if (!o.max_wall.empty()) {
+    auto d = parse_human_duration(o.max_wall);
+    if (!d) return make_error(ErrorKind::Usage, "--max-wall: " + d.error().message);
+    req.max_wall = *d;
+  }
+  return req;
+}
+
+int run_command(const CliState& st, const RunOptions& o) {
+  if (auto a = check_account(o.account); !a) return report(a.error());
+  auto req = to_request(o);
+  if (!req) return report(req.error());
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return report(ctx.error());
+  LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
+  auto task = engine.submit(*req);
+  if (!task) return report(task.error());
+  std::printf("%s/%s\n", task->job_id.c_str(), task->id.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_run(CLI::App& app, CliState& st) {
+  auto o = std::make_shared<RunOptions>();
+  auto* cmd = app.add_subcommand(
+      "run", "Queue a command on a local slot: trainyard run [OPTIONS] -- CMD...");
+  cmd->add_option("--account", o->account, "Account (only 'local' runs commands)");
+  cmd->add_option("--job", o->job, "Job id (default 'default')");
+  cmd->add_option("--id", o->id, "Task id (default: generated)");
+  cmd->add_option("--name", o->name, "Display name");
+  cmd->add_option("--gpus", o->gpus, "Slots (GPUs) the task needs")->check(CLI::PositiveNumber);
+  cmd->add_option("--gpu-ids", o->gpu_ids, "Run on exactly these GPUs, e.g. 0,2");
+  cmd->add_option("--retries", o->retries, "Retries after a failure (-1: unlimited)");
+  cmd->add_option("--max-wall", o->max_wall, "Wall-clock limit, e.g. 30m, 2h, PT1H");
+  cmd->add_option("--after", o->after, "Start after JOB/TASK succeeded (repeatable)");
+  cmd->add_option("--workdir", o->workdir, "Working directory (default: the current one)");
+  cmd->add_option("command", o->command, "The command, after --")->required();
+  cmd->callback([&st, o] { st.action = [&st, o] { return run_command(st, *o); }; });
+}
+
+}  // namespace trainyard

@@ -1,0 +1,64 @@
+// The default command: open the TUI (or render one frame headless with --dump-frame).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/cli.hpp"
+#include "app/context.hpp"
+#include "app/ncurses_terminal.hpp"
+#include "app/tui.hpp"
+#include "commands.hpp"
+#include "local/process.hpp"
+
+namespace trainyard {
+namespace {
+
+// The demo command: examples/train_demo.py next to the source tree or the installed binary.
+std::string demo_command() {
+  namespace fs = std::filesystem;
+  auto exe = fs::path(self_executable());
+  for (auto dir = exe.parent_path(); !dir.empty() && dir != dir.root_path();
+       dir = dir.parent_path()) {
+    auto candidate = dir / "examples" / "train_demo.py";
+    std::error_code ec;
+    if (fs::exists(candidate, ec)) return "python3 " + candidate.string();
+  }
+  return "python3 train_demo.py";
+}
+
+}  // namespace
+
+void add_tui_flags(CLI::App& app, TuiFlags& f) {
+  app.add_option("--dump-frame", f.dump_frame,
+                 "Render the TUI headless at WxH, print the frame, exit");
+  app.add_option("--keys", f.keys, "With --dump-frame: keys to feed first (tmux send-keys names)");
+  app.add_option("--theme", f.theme, "Theme name (dark, light, mono) or a theme file");
+  app.add_option("--open", f.open, "Pane to open: accounts, pools, nodes, jobs, tasks, gpus")
+      ->check(CLI::IsMember({"accounts", "pools", "nodes", "jobs", "tasks", "gpus"}));
+  app.add_option("--account", f.account, "Account to open");
+  app.add_option("--job", f.job, "Job to open (with --open tasks)");
+}
+
+int run_tui(const CliState& st, const TuiFlags& f) {
+  if (auto a = check_account(f.account); !a) return report(a.error());
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return report(ctx.error());
+  TuiOptions o;
+  o.theme = f.theme;
+  o.view = f.open;
+  o.account = f.account;
+  o.job = f.job;
+  o.demo_command = demo_command();
+  if (!f.dump_frame.empty()) return dump_frame(**ctx, f.dump_frame, f.keys, o);
+  if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+    std::fputs("trainyard: the TUI needs a terminal (use a subcommand, or --dump-frame WxH)\n",
+               stderr);
+    return kExitUsage;
+  }
+  auto term = make_ncurses_terminal(default_theme());
+  Tui tui(**ctx, *term, o);
+  return tui.run();
+}
+
+}  // namespace trainyard

@@ -1,0 +1,32 @@
+// Internal: one registration function per subcommand.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace trainyard {
+
+/// Options shared by every subcommand and the chosen action.
+struct CliState {
+  std::string data_dir;
+  std::function<int()> action;  ///< set by the subcommand that was chosen
+};
+
+/// Flags of the TUI itself (no subcommand).
+struct TuiFlags {
+  std::string dump_frame, keys, theme = "dark", open = "jobs", account = "local", job;
+};
+void add_tui_flags(CLI::App& app, TuiFlags& flags);
+int run_tui(const CliState& st, const TuiFlags& flags);
+
+void register_run(CLI::App& app, CliState& st);
+void register_ls(CLI::App& app, CliState& st);
+void register_logs(CLI::App& app, CliState& st);
+void register_wait(CLI::App& app, CliState& st);
+void register_stop(CLI::App& app, CliState& st);
+void register_rm(CLI::App& app, CliState& st);
+void register_supervise(CLI::App& app, CliState& st);
+
+}  // namespace trainyard

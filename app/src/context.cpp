@@ -1,0 +1,61 @@
+#include "app/context.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "local/process.hpp"
+#include "local/task_environment.hpp"
+
+namespace trainyard {
+namespace {
+
+int cpu_slots_from_env() {
+  const char* v = std::getenv("TRAINYARD_CPU_SLOTS");
+  if (!v || !*v) return 1;
+  int n = std::atoi(v);
+  return n > 0 ? n : 1;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag) {
+  auto ctx = std::make_unique<AppContext>();
+  ctx->data_dir = resolve_data_dir(data_dir_flag);
+  if (auto r = make_directories(ctx->data_dir); !r) return r.error();
+  ::chmod(ctx->data_dir.c_str(), 0700);
+  auto store = Store::open(ctx->data_dir + "/cache.db");
+  if (!store) return store.error();
+  ctx->store = std::move(*store);
+  ctx->engine.data_dir = ctx->data_dir;
+  ctx->engine.trainyard_exe = self_executable();
+  ctx->engine.cpu_slots = cpu_slots_from_env();
+  return ctx;
+}
+
+int exit_code_for(const Error& e) {
+  return e.kind == ErrorKind::Usage || e.kind == ErrorKind::Parse ? 2 : 1;
+}
+
+int report(const Error& e) {
+  std::fprintf(stderr, "trainyard: %s\n", e.message.c_str());
+  return exit_code_for(e);
+}
+
+Result<std::pair<std::string, std::string>> split_task_ref(const std::string& ref) {
+  auto slash = ref.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == ref.size() ||
+      ref.find('/', slash + 1) != std::string::npos)
+    return make_error(ErrorKind::Usage, fmt::format("'{}': expected JOB/TASK", ref));
+  return std::pair{ref.substr(0, slash), ref.substr(slash + 1)};
+}
+
+Result<void> check_account(const std::string& account) {
+  if (account.empty() || account == kLocalAccount) return ok_result();
+  return make_error(ErrorKind::Usage, fmt::format("unknown account '{}' (known: local)", account));
+}
+
+}  // namespace trainyard

@@ -1,0 +1,88 @@
+#include "app/keymap.hpp"
+
+namespace trainyard {
+
+const std::vector<Binding>& default_bindings() {
+  using A = Action;
+  using C = Context;
+  static const std::vector<Binding> bindings{
+      {"q", A::Quit, "quit (in a sub-pane: back)", C::Global, true},
+      {"C-c", A::Quit, "quit", C::Global},
+      {"?", A::Help, "help", C::Global, true},
+      {"Escape", A::Back, "back", C::Global},
+      {":", A::Command, "command (:pools :jobs :tasks :gpus :run :q)", C::Global, true},
+      {"R", A::Refresh, "refresh now", C::Global},
+      {"j", A::Down, "down", C::Table},
+      {"Down", A::Down, "down", C::Table},
+      {"k", A::Up, "up", C::Table},
+      {"Up", A::Up, "up", C::Table},
+      {"g", A::Top, "first row", C::Table},
+      {"Home", A::Top, "first row", C::Table},
+      {"G", A::Bottom, "last row", C::Table},
+      {"End", A::Bottom, "last row", C::Table},
+      {"PPage", A::PageUp, "page up", C::Table},
+      {"NPage", A::PageDown, "page down", C::Table},
+      {"Enter", A::Enter, "open", C::Table, true},
+      {"/", A::Filter, "filter", C::Table, true},
+      {"p", A::Pools, "pools of the account", C::Accounts, true},
+      {"r", A::RunForm, "start a run", C::Jobs, true},
+      {"r", A::RunForm, "start a run", C::Tasks, true},
+      {"s", A::Stop, "stop the task", C::Tasks, true},
+      {"d", A::Detail, "details and charts", C::Tasks, true},
+      {"l", A::Logs, "logs", C::Tasks},
+      {"x", A::Remove, "remove a finished run", C::Tasks},
+      {"j", A::Down, "scroll down", C::Logs},
+      {"Down", A::Down, "scroll down", C::Logs},
+      {"k", A::Up, "scroll up", C::Logs},
+      {"Up", A::Up, "scroll up", C::Logs},
+      {"g", A::Top, "top", C::Logs},
+      {"G", A::Bottom, "bottom (follow)", C::Logs},
+      {"PPage", A::PageUp, "page up", C::Logs},
+      {"NPage", A::PageDown, "page down", C::Logs},
+      {"f", A::Follow, "follow on/off", C::Logs, true},
+      {"w", A::Wrap, "wrap on/off", C::Logs, true},
+      {"/", A::Search, "search", C::Logs, true},
+      {"n", A::SearchNext, "next match", C::Logs, true},
+      {"N", A::SearchPrev, "previous match", C::Logs},
+      {"e", A::Stderr, "stdout/stderr", C::Logs, true},
+      {"s", A::Stop, "stop the task", C::Logs},
+      {"l", A::Logs, "logs", C::Detail, true},
+      {"s", A::Stop, "stop the task", C::Detail},
+  };
+  return bindings;
+}
+
+const char* context_name(Context c) {
+  switch (c) {
+    case Context::Global:
+      return "Everywhere";
+    case Context::Table:
+      return "Lists";
+    case Context::Accounts:
+      return "Accounts";
+    case Context::Jobs:
+      return "Jobs";
+    case Context::Tasks:
+      return "Tasks";
+    case Context::Logs:
+      return "Logs";
+    case Context::Detail:
+      return "Task detail";
+    case Context::Gpus:
+      return "GPUs";
+  }
+  return "";
+}
+
+std::optional<Action> lookup_action(const std::vector<Binding>& bindings,
+                                    const std::vector<Context>& contexts, const KeyEvent& key) {
+  auto name = key_name(key);
+  for (Context c : contexts) {
+    for (const auto& b : bindings) {
+      if (b.context == c && b.chord == name) return b.action;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace trainyard

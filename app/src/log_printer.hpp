@@ -1,0 +1,23 @@
+// Internal: writes log bytes to a stream, raw or through the sanitizer.
+#pragma once
+
+#include <cstdio>
+#include <string_view>
+
+namespace trainyard {
+
+/// Streams log bytes out; in sanitized mode only inert text reaches the terminal.
+class LogPrinter {
+ public:
+  LogPrinter(std::FILE* out, bool raw) : out_(out), raw_(raw) {}
+  /// Writes the next chunk (any split of the bytes gives the same output).
+  void write(std::string_view bytes);
+  /// Flushes a last unterminated line.
+  void finish();
+
+ private:
+  std::FILE* out_;
+  bool raw_;
+};
+
+}  // namespace trainyard

@@ -1,0 +1,246 @@
+// The TUI loop: poll input and timers, dispatch keys, redraw when something changed.
+#include "app/tui.hpp"
+
+#include <poll.h>
+
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "local/nvml_source.hpp"
+#include "tui_state.hpp"
+#include "widgets/box.hpp"
+#include "widgets/help_overlay.hpp"
+#include "widgets/prompt.hpp"
+
+namespace trainyard {
+namespace {
+
+using namespace std::chrono_literals;
+
+View view_from_name(const std::string& name) {
+  if (name == "accounts") return View::Accounts;
+  if (name == "pools") return View::Pools;
+  if (name == "nodes") return View::Nodes;
+  if (name == "tasks") return View::Tasks;
+  if (name == "gpus") return View::Gpus;
+  return View::Jobs;
+}
+
+HelpVm help_from_keymap() {
+  HelpVm vm;
+  for (Context c : {Context::Global, Context::Table, Context::Accounts, Context::Jobs,
+                    Context::Tasks, Context::Logs, Context::Detail}) {
+    HelpSection s{context_name(c), {}};
+    for (const auto& b : default_bindings())
+      if (b.context == c) s.entries.push_back({b.chord, b.description});
+    vm.sections.push_back(std::move(s));
+  }
+  return vm;
+}
+
+HintBarVm hints_for(View v) {
+  HintBarVm vm;
+  for (Context c : contexts_for(v))
+    for (const auto& b : default_bindings())
+      if (b.context == c && b.hint)
+        vm.hints.push_back({b.chord, b.description.substr(0, b.description.find(' '))});
+  return vm;
+}
+
+CrumbsVm crumbs_of(const TuiState& st) {
+  CrumbsVm vm;
+  const auto& f = st.stack.back();
+  vm.parts.push_back(f.account);
+  if (f.view == View::Pools || f.view == View::Nodes) vm.parts.push_back("pools");
+  if (!f.pool.empty() && f.view == View::Nodes) vm.parts.push_back(f.pool);
+  if (f.view == View::Jobs || f.view == View::Tasks || f.view == View::Logs ||
+      f.view == View::Detail)
+    vm.parts.push_back("jobs");
+  if (!f.job.empty() && (f.view == View::Tasks || f.view == View::Logs || f.view == View::Detail))
+    vm.parts.push_back(f.job);
+  if (f.view == View::Logs || f.view == View::Detail) vm.parts.push_back(f.task);
+  if (f.view == View::Logs) vm.parts.push_back(st.logs.stderr_stream ? "stderr" : "stdout");
+  if (f.view == View::Gpus) vm.parts = {"local", "gpus"};
+  return vm;
+}
+
+void render_table_pane(TuiState& st, Canvas& c, Rect r) {
+  TableVm vm;
+  vm.columns = st.page.columns;
+  vm.rows = st.page.rows;
+  vm.first_row = st.top().cursor.first;
+  vm.total_rows = st.page.total;
+  if (st.page.total) vm.selected = st.top().cursor.selected;
+  vm.empty_text = st.top().cursor.filter.empty() ? "nothing here yet" : "no rows match the filter";
+  if (st.top().view == View::Jobs && st.top().account == kLocalAccount && !st.page.total)
+    vm.empty_text = "no runs yet: press r to start one (the demo is filled in)";
+  render_table(vm, c, r);
+}
+
+void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
+  if (st.mode == Mode::Filter) {
+    render_filter_line({st.input.text(), st.input.cursor(), true, st.page.total}, c, line);
+  } else if (st.mode == Mode::Command || st.mode == Mode::Search) {
+    CommandLineVm vm;
+    vm.prompt = st.mode == Mode::Command ? ":" : "/";
+    vm.text = st.input.text();
+    vm.cursor = st.input.cursor();
+    if (st.mode == Mode::Command) {
+      auto m = complete_command(vm.text);
+      for (const auto& s : m) vm.candidates += s + " ";
+      if (m.size() == 1) vm.hint = m.front().substr(vm.text.size());
+    }
+    render_command_line(vm, c, line);
+  } else {
+    render_hint_bar(hints_for(st.top().view), c, line);
+  }
+  auto vm = st.status;
+  if (st.data_time) vm.data_age = SystemClock().now() - *st.data_time;
+  render_status_bar(vm, c, status);
+}
+
+void render_overlays(TuiState& st, Canvas& c) {
+  if (st.mode == Mode::Form && st.form) render_form(*st.form, c, c.bounds());
+  if (st.mode == Mode::Confirm && st.confirm) render_dialog(*st.confirm, c, c.bounds());
+  if (st.mode == Mode::Help) render_help(help_from_keymap(), c, c.bounds());
+}
+
+}  // namespace
+
+Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
+    : ctx_(ctx), term_(term), st_(std::make_unique<TuiState>()) {
+  st_->options = std::move(options);
+  auto theme = load_theme(st_->options.theme);
+  st_->theme = theme ? *theme : default_theme();
+  if (!theme) set_status(*st_, theme.error().message, StatusLevel::Error);
+  st_->engine = std::make_unique<LocalEngine>(*ctx.store, ctx.engine, ctx.clock);
+  st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()));
+  st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
+  st_->top().job = st_->options.job;
+  open_view(ctx, *st_, view_from_name(st_->options.view));
+  if (st_->status.message.empty()) set_status(*st_, "? help · : commands · r start a run");
+  refresh();
+}
+
+Tui::~Tui() = default;
+
+bool Tui::done() const {
+  return st_->quit;
+}
+
+void Tui::sample_gpus_once() {
+  st_->gpus->poll_once();
+}
+
+void Tui::handle_key(const KeyEvent& key) {
+  if (key.key == Key::Resize) return;
+  if (st_->mode != Mode::Normal) {
+    handle_mode_key(ctx_, *st_, key);
+  } else if (auto a = lookup_action(default_bindings(), contexts_for(st_->top().view), key)) {
+    apply_action(ctx_, *st_, *a);
+  } else {
+    set_status(*st_, fmt::format("{} does nothing here (? for help)", key_name(key)));
+  }
+  refresh();
+}
+
+void Tui::refresh() {
+  auto now = std::chrono::steady_clock::now();
+  if (now - st_->last_schedule > 2s) {
+    // Any open UI also keeps the local queue moving and repairs lost supervisors.
+    if (auto r = st_->engine->schedule(); !r)
+      set_status(*st_, r.error().message, StatusLevel::Error);
+    st_->engine->reap_children();
+    st_->last_schedule = now;
+  }
+  auto& f = st_->top();
+  if (f.view == View::Logs) refresh_logs(*st_);
+  if (f.view != View::Logs && f.view != View::Detail) {
+    auto& c = f.cursor;
+    st_->page = load_table(ctx_, f, c.first, std::max(1, st_->body_height));
+    if (st_->page.total && c.selected >= st_->page.total) {
+      c.selected = st_->page.total - 1;
+      c.first = scroll_to_show(c.selected, 0, st_->body_height, st_->page.total);
+      st_->page = load_table(ctx_, f, c.first, std::max(1, st_->body_height));
+    }
+  }
+  st_->data_time = ctx_.clock.now();
+}
+
+void Tui::draw() {
+  auto size = term_.size();
+  Canvas c(size.width, size.height);
+  Rect all = c.bounds();
+  render_crumbs(crumbs_of(*st_), c, all.top(1));
+  Rect pane = all.drop_top(1).drop_bottom(2);
+  Rect body = draw_pane(c, pane, view_title(st_->top()), true);
+  int old_height = st_->body_height;
+  st_->body_height = std::max(1, table_body_height(body));
+  if (st_->top().view == View::Logs)
+    render_logs(*st_, c, body);
+  else if (st_->top().view == View::Detail)
+    render_detail(ctx_, *st_, c, body);
+  else if (st_->top().view == View::Gpus)
+    render_gpus(ctx_, *st_, c, body);
+  else {
+    if (old_height != st_->body_height) refresh();
+    render_table_pane(*st_, c, body);
+  }
+  render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1));
+  render_overlays(*st_, c);
+  term_.present(c);
+}
+
+int Tui::run() {
+  st_->gpus->start();
+  draw();
+  auto last_refresh = std::chrono::steady_clock::now();
+  while (!st_->quit) {
+    pollfd fds[1] = {{term_.input_fd(), POLLIN, 0}};
+    poll(fds, term_.input_fd() >= 0 ? 1 : 0, 1000);
+    bool changed = false;
+    while (auto k = term_.read_key()) {
+      handle_key(*k);
+      changed = true;
+    }
+    if (std::chrono::steady_clock::now() - last_refresh >= 1s) {
+      refresh();
+      last_refresh = std::chrono::steady_clock::now();
+      changed = true;
+    }
+    if (changed) draw();
+  }
+  return 0;
+}
+
+int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys,
+               TuiOptions options) {
+  int w = 0, h = 0;
+  if (std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000) {
+    std::fprintf(stderr, "trainyard: --dump-frame '%s': expected WxH, e.g. 120x40\n", size.c_str());
+    return 2;
+  }
+  HeadlessTerminal term({w, h});
+  Tui tui(ctx, term, std::move(options));
+  tui.sample_gpus_once();
+  tui.draw();
+  std::istringstream in(keys);
+  for (std::string name; in >> name && !tui.done();) {
+    auto k = parse_key_name(name);
+    if (!k) {
+      std::fprintf(stderr, "trainyard: --keys: unknown key '%s'\n", name.c_str());
+      return 2;
+    }
+    tui.handle_key(*k);
+    tui.draw();  // lets layout-dependent state settle, as a real frame would
+  }
+  tui.refresh();
+  tui.draw();
+  std::puts(term.last_frame().to_text().c_str());
+  return 0;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,220 @@
+// What the keymap's actions do in the normal mode.
+#include <fmt/format.h>
+
+#include "tui_state.hpp"
+#include "widgets/table.hpp"
+
+namespace trainyard {
+namespace {
+
+bool is_table(View v) {
+  return v != View::Logs && v != View::Detail;
+}
+
+std::optional<std::string> selected_key(TuiState& st) {
+  auto& c = st.top().cursor;
+  if (c.selected < c.first || c.selected - c.first >= st.page.keys.size()) return std::nullopt;
+  return st.page.keys[c.selected - c.first];
+}
+
+void move_selection(TuiState& st, long delta) {
+  auto& c = st.top().cursor;
+  if (st.page.total == 0) return;
+  long next = static_cast<long>(c.selected) + delta;
+  next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
+  c.selected = static_cast<size_t>(next);
+  c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
+}
+
+void drill_in(AppContext& ctx, TuiState& st) {
+  auto key = selected_key(st);
+  if (!key) return;
+  Frame next = st.top();
+  next.cursor = {};
+  switch (st.top().view) {
+    case View::Accounts:
+      next.account = *key;
+      next.view = View::Jobs;
+      break;
+    case View::Pools:
+      next.pool = *key;
+      next.view = View::Nodes;
+      break;
+    case View::Jobs:
+      next.job = *key;
+      next.view = View::Tasks;
+      break;
+    case View::Tasks:
+      next.task = *key;
+      next.view = View::Logs;
+      break;
+    default:
+      return;
+  }
+  st.stack.push_back(next);
+  if (next.view == View::Logs) open_logs(ctx, st);
+}
+
+void confirm_stop(AppContext& ctx, TuiState& st) {
+  std::string job = st.top().job, task = st.top().task;
+  if (st.top().view == View::Tasks) {
+    auto key = selected_key(st);
+    if (!key) return;
+    task = *key;
+  }
+  if (st.top().account != kLocalAccount)
+    return set_status(st, "stop: only local runs for now", StatusLevel::Error);
+  st.confirm =
+      DialogVm{"Stop task",
+               fmt::format("Stop {}/{}? Its process group gets SIGTERM, then SIGKILL after 10 s.",
+                           job, task)};
+  st.on_confirm = [&ctx, &st, job, task] {
+    auto r = st.engine->request_stop(job, task);
+    set_status(st, r ? fmt::format("stopping {}/{}", job, task) : r.error().message,
+               r ? StatusLevel::Ok : StatusLevel::Error);
+  };
+  st.mode = Mode::Confirm;
+}
+
+void confirm_remove(TuiState& st) {
+  auto key = selected_key(st);
+  if (!key) return;
+  std::string job = st.top().job, task = *key;
+  st.confirm = DialogVm{"Remove run", fmt::format("Remove {}/{} and its files?", job, task)};
+  st.on_confirm = [&st, job, task] {
+    auto r = st.engine->remove(job, task);
+    set_status(st, r ? fmt::format("removed {}/{}", job, task) : r.error().message,
+               r ? StatusLevel::Ok : StatusLevel::Error);
+  };
+  st.mode = Mode::Confirm;
+}
+
+void open_detail(AppContext& ctx, TuiState& st, View target) {
+  Frame next = st.top();
+  if (st.top().view == View::Tasks) {
+    auto key = selected_key(st);
+    if (!key) return;
+    next.task = *key;
+  }
+  next.view = target;
+  st.stack.push_back(next);
+  if (target == View::Logs) open_logs(ctx, st);
+}
+
+void go_back(TuiState& st) {
+  if (st.stack.size() > 1)
+    st.stack.pop_back();
+  else
+    st.top().cursor.filter.clear();
+}
+
+}  // namespace
+
+void set_status(TuiState& st, std::string msg, StatusLevel level) {
+  st.status.message = std::move(msg);
+  st.status.level = level;
+}
+
+void open_view(AppContext& ctx, TuiState& st, View v) {
+  (void)ctx;
+  Frame f;
+  f.view = v;
+  f.account = st.top().account;
+  f.job = st.top().job;
+  f.pool = st.top().pool.empty() ? std::string(kLocalPool) : st.top().pool;
+  if (v == View::Tasks && f.job.empty()) f.job = "default";
+  st.stack.resize(1);
+  if (v != View::Accounts && v != View::Gpus)
+    st.stack.front() = make_frame(View::Accounts, f.account);
+  if (v == View::Nodes) st.stack.push_back(make_frame(View::Pools, f.account));
+  if (v == View::Tasks) st.stack.push_back(make_frame(View::Jobs, f.account));
+  if (v == View::Gpus)
+    st.stack.front() = f;
+  else if (v != View::Accounts)
+    st.stack.push_back(f);
+}
+
+void apply_action(AppContext& ctx, TuiState& st, Action a) {
+  View v = st.top().view;
+  if (v == View::Logs && log_action_handles(a)) return log_action(ctx, st, a);
+  switch (a) {
+    case Action::Quit:
+      if (v == View::Logs || v == View::Detail)
+        go_back(st);
+      else
+        st.quit = true;
+      break;
+    case Action::Help:
+      st.mode = Mode::Help;
+      break;
+    case Action::Back:
+      go_back(st);
+      break;
+    case Action::Up:
+      move_selection(st, -1);
+      break;
+    case Action::Down:
+      move_selection(st, 1);
+      break;
+    case Action::Top:
+      move_selection(st, -static_cast<long>(st.page.total));
+      break;
+    case Action::Bottom:
+      move_selection(st, static_cast<long>(st.page.total));
+      break;
+    case Action::PageUp:
+      move_selection(st, -st.body_height);
+      break;
+    case Action::PageDown:
+      move_selection(st, st.body_height);
+      break;
+    case Action::Enter:
+      if (is_table(v)) drill_in(ctx, st);
+      break;
+    case Action::Filter:
+      st.mode = Mode::Filter;
+      st.input.set_text(st.top().cursor.filter);
+      break;
+    case Action::Command:
+      st.mode = Mode::Command;
+      st.input.set_text("");
+      break;
+    case Action::RunForm:
+      open_run_form(st);
+      break;
+    case Action::Stop:
+      confirm_stop(ctx, st);
+      break;
+    case Action::Remove:
+      confirm_remove(st);
+      break;
+    case Action::Detail:
+      open_detail(ctx, st, View::Detail);
+      break;
+    case Action::Logs:
+      open_detail(ctx, st, View::Logs);
+      break;
+    case Action::Pools:
+      open_view(ctx, st, View::Pools);
+      break;
+    case Action::Jobs:
+      open_view(ctx, st, View::Jobs);
+      break;
+    case Action::Tasks:
+      open_view(ctx, st, View::Tasks);
+      break;
+    case Action::Gpus:
+      open_view(ctx, st, View::Gpus);
+      break;
+    case Action::Accounts:
+      open_view(ctx, st, View::Accounts);
+      break;
+    case Action::Refresh:
+      st.last_schedule = {};
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace trainyard

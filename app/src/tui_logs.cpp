@@ -1,0 +1,168 @@
+// The log pane: a live tail of stdout/stderr through the bounded-memory LogFile.
+#include <fmt/format.h>
+
+#include "local/task_environment.hpp"
+#include "tui_state.hpp"
+#include "widgets/log_view.hpp"
+
+namespace trainyard {
+namespace {
+
+LogLine to_log_line(const SanitizedLine& s) {
+  LogLine line;
+  size_t pos = 0;
+  for (const auto& span : s.spans) {
+    if (span.begin > pos)
+      line.push_back(LogSpan{s.text.substr(pos, span.begin - pos), Role::LogText});
+    line.push_back(LogSpan{s.text.substr(span.begin, span.end - span.begin),
+                           span.placeholder ? Role::LogPlaceholder : Role::LogText});
+    pos = span.end;
+  }
+  if (pos < s.text.size()) line.push_back(LogSpan{s.text.substr(pos), Role::LogText});
+  return line;
+}
+
+size_t last_top(const LogState& lg) {
+  size_t n = lg.file ? lg.file->line_count() : 0;
+  return n > static_cast<size_t>(lg.body_height) ? n - static_cast<size_t>(lg.body_height) : 0;
+}
+
+void scroll(LogState& lg, long delta) {
+  long top = static_cast<long>(lg.top) + delta;
+  top = std::clamp(top, 0L, static_cast<long>(last_top(lg)));
+  lg.top = static_cast<size_t>(top);
+  lg.follow = lg.top == last_top(lg) && delta > 0;
+}
+
+}  // namespace
+
+void open_logs(AppContext& ctx, TuiState& st) {
+  auto& f = st.top();
+  auto paths = run_paths(ctx.data_dir, f.job, f.task);
+  st.logs = LogState{};
+  st.logs.path = st.logs.stderr_stream ? paths.stderr_txt : paths.stdout_txt;
+  refresh_logs(st);
+}
+
+void refresh_logs(TuiState& st) {
+  auto& lg = st.logs;
+  if (!lg.file) {
+    auto f = LogFile::open_lazy(lg.path);
+    if (!f) return;
+    lg.file.emplace(std::move(*f));
+  }
+  // Index at most 64 MiB per refresh so a huge file never freezes the UI.
+  auto r = lg.file->refresh(64ull << 20);
+  if (r && r->reset) lg.top = 0;
+  if (lg.follow) lg.top = last_top(lg);
+}
+
+bool log_action_handles(Action a) {
+  switch (a) {
+    case Action::Up:
+    case Action::Down:
+    case Action::Top:
+    case Action::Bottom:
+    case Action::PageUp:
+    case Action::PageDown:
+    case Action::Follow:
+    case Action::Wrap:
+    case Action::Search:
+    case Action::SearchNext:
+    case Action::SearchPrev:
+    case Action::Stderr:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void log_search(TuiState& st, bool forward) {
+  auto& lg = st.logs;
+  if (!lg.file || lg.search.empty()) return;
+  size_t from = lg.match ? (forward ? *lg.match + 1 : (*lg.match ? *lg.match - 1 : 0)) : lg.top;
+  auto hit = lg.file->search(lg.search, from,
+                             forward ? SearchDirection::Forward : SearchDirection::Backward, true);
+  if (!hit || !*hit)
+    return set_status(st, fmt::format("'{}' not found", lg.search), StatusLevel::Error);
+  lg.match = **hit;
+  lg.follow = false;
+  lg.top = **hit > static_cast<size_t>(lg.body_height / 2)
+               ? **hit - static_cast<size_t>(lg.body_height / 2)
+               : 0;
+  lg.top = std::min(lg.top, last_top(lg));
+}
+
+void log_action(AppContext& ctx, TuiState& st, Action a) {
+  auto& lg = st.logs;
+  switch (a) {
+    case Action::Up:
+      scroll(lg, -1);
+      break;
+    case Action::Down:
+      scroll(lg, 1);
+      break;
+    case Action::PageUp:
+      scroll(lg, -lg.body_height);
+      break;
+    case Action::PageDown:
+      scroll(lg, lg.body_height);
+      break;
+    case Action::Top:
+      lg.top = 0;
+      lg.follow = false;
+      break;
+    case Action::Bottom:
+      lg.follow = true;
+      lg.top = last_top(lg);
+      break;
+    case Action::Follow:
+      lg.follow = !lg.follow;
+      if (lg.follow) lg.top = last_top(lg);
+      break;
+    case Action::Wrap:
+      lg.wrap = !lg.wrap;
+      break;
+    case Action::Search:
+      st.mode = Mode::Search;
+      st.input.set_text(lg.search);
+      break;
+    case Action::SearchNext:
+      log_search(st, true);
+      break;
+    case Action::SearchPrev:
+      log_search(st, false);
+      break;
+    case Action::Stderr: {
+      bool err = !lg.stderr_stream;
+      open_logs(ctx, st);
+      st.logs.stderr_stream = err;
+      auto paths = run_paths(ctx.data_dir, st.top().job, st.top().task);
+      st.logs.path = err ? paths.stderr_txt : paths.stdout_txt;
+      st.logs.file.reset();
+      refresh_logs(st);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void render_logs(TuiState& st, Canvas& c, Rect r) {
+  auto& lg = st.logs;
+  lg.body_height = std::max(1, r.h);
+  LogViewVm vm;
+  vm.wrap = lg.wrap;
+  vm.follow = lg.follow;
+  vm.search = lg.search;
+  vm.current_match = lg.match;
+  if (lg.file) {
+    vm.total_lines = lg.file->line_count();
+    vm.first_line = lg.top;
+    if (auto lines = lg.file->read_lines(lg.top, static_cast<size_t>(r.h)))
+      for (const auto& l : *lines) vm.lines.push_back(to_log_line(l));
+  }
+  render_log_view(vm, c, r);
+}
+
+}  // namespace trainyard

@@ -1,0 +1,197 @@
+// Modal input: the filter line, the command line, log search, the run form, confirm, help.
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "local/process.hpp"
+#include "local/task_environment.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+// Command names and aliases (k9s-style), as data.
+const std::map<std::string, std::string>& command_aliases() {
+  static const std::map<std::string, std::string> aliases{
+      {"accounts", "accounts"}, {"acc", "accounts"}, {"pools", "pools"},
+      {"pool", "pools"},        {"po", "pools"},     {"nodes", "nodes"},
+      {"no", "nodes"},          {"jobs", "jobs"},    {"job", "jobs"},
+      {"jo", "jobs"},           {"tasks", "tasks"},  {"task", "tasks"},
+      {"ta", "tasks"},          {"gpus", "gpus"},    {"gpu", "gpus"},
+      {"run", "run"},           {"q", "quit"},       {"quit", "quit"},
+      {"help", "help"},
+  };
+  return aliases;
+}
+
+void handle_filter(AppContext& ctx, TuiState& st, const KeyEvent& key) {
+  (void)ctx;
+  auto r = st.input.handle(key);
+  auto& c = st.top().cursor;
+  if (r == Reaction::Cancel) {
+    c.filter.clear();
+    st.mode = Mode::Normal;
+  } else if (r == Reaction::Submit) {
+    st.mode = Mode::Normal;
+  } else {
+    c.filter = st.input.text();
+  }
+  c.selected = c.first = 0;
+}
+
+void handle_command(AppContext& ctx, TuiState& st, const KeyEvent& key) {
+  if (key.key == Key::Tab) {
+    auto matches = complete_command(st.input.text());
+    if (matches.size() == 1) st.input.set_text(matches.front());
+    return;
+  }
+  auto r = st.input.handle(key);
+  if (r == Reaction::Cancel) st.mode = Mode::Normal;
+  if (r != Reaction::Submit) return;
+  st.mode = Mode::Normal;
+  run_command_line(ctx, st, st.input.text());
+}
+
+void handle_search(TuiState& st, const KeyEvent& key) {
+  auto r = st.input.handle(key);
+  if (r == Reaction::Cancel) st.mode = Mode::Normal;
+  if (r != Reaction::Submit) return;
+  st.mode = Mode::Normal;
+  st.logs.search = st.input.text();
+  log_search(st, true);
+}
+
+std::optional<int> positive_int(const std::string& s) {
+  try {
+    size_t used = 0;
+    int v = std::stoi(s, &used);
+    if (used == s.size() && v > 0) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+void submit_run_form(TuiState& st) {
+  SubmitRequest req;
+  req.command_line = st.form->value("Command");
+  req.job = st.form->value("Job");
+  req.display_name = st.form->value("Name");
+  req.gpus = positive_int(st.form->value("GPUs")).value_or(1);
+  req.workdir = st.form->value("Directory");
+  req.environment = current_environment();
+  auto t = st.engine->submit(req);
+  if (!t) {
+    st.form->error = t.error().message;
+    return;
+  }
+  set_status(st, fmt::format("queued {}/{}", t->job_id, t->id), StatusLevel::Ok);
+  st.form.reset();
+  st.mode = Mode::Normal;
+}
+
+void handle_form(TuiState& st, const KeyEvent& key) {
+  auto r = st.form->handle(key);
+  if (r == Reaction::Cancel) {
+    st.form.reset();
+    st.mode = Mode::Normal;
+  } else if (r == Reaction::Submit) {
+    submit_run_form(st);
+  }
+}
+
+void handle_confirm(TuiState& st, const KeyEvent& key) {
+  auto r = handle_dialog_key(*st.confirm, key);
+  if (r == Reaction::Submit && st.on_confirm) st.on_confirm();
+  if (r == Reaction::Submit || r == Reaction::Cancel) {
+    st.confirm.reset();
+    st.on_confirm = nullptr;
+    st.mode = Mode::Normal;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> complete_command(const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& [name, target] : command_aliases()) {
+    if (name == target && name.rfind(prefix, 0) == 0) out.push_back(name);
+  }
+  return out;
+}
+
+void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
+  auto it = command_aliases().find(text);
+  if (it == command_aliases().end())
+    return set_status(
+        st, fmt::format("unknown command ':{}' (try :pools :jobs :tasks :gpus :run :q)", text),
+        StatusLevel::Error);
+  const auto& cmd = it->second;
+  if (cmd == "quit")
+    st.quit = true;
+  else if (cmd == "help")
+    st.mode = Mode::Help;
+  else if (cmd == "run")
+    open_run_form(st);
+  else if (cmd == "accounts")
+    open_view(ctx, st, View::Accounts);
+  else if (cmd == "pools")
+    open_view(ctx, st, View::Pools);
+  else if (cmd == "nodes")
+    open_view(ctx, st, View::Nodes);
+  else if (cmd == "jobs")
+    open_view(ctx, st, View::Jobs);
+  else if (cmd == "tasks")
+    open_view(ctx, st, View::Tasks);
+  else if (cmd == "gpus")
+    open_view(ctx, st, View::Gpus);
+}
+
+void open_run_form(TuiState& st) {
+  if (st.top().account != kLocalAccount)
+    return set_status(st, "runs start on the local account for now", StatusLevel::Error);
+  Form f;
+  f.title = "Start a run";
+  std::error_code ec;
+  auto cwd = std::filesystem::current_path(ec).string();
+  using Msg = std::optional<std::string>;
+  f.add("Command", st.options.demo_command, "shell command line",
+        [](const std::string& v) { return v.empty() ? Msg("a command is needed") : Msg(); });
+  f.add("Job", st.top().job.empty() ? "default" : st.top().job, "job id", [](const std::string& v) {
+    return is_valid_batch_id(v) ? Msg() : Msg("job ids: letters, digits, - and _");
+  });
+  f.add("Name", "", "display name (optional)");
+  f.add("GPUs", "1", "slots", [](const std::string& v) {
+    return positive_int(v) ? Msg() : Msg("GPUs must be a whole number >= 1");
+  });
+  f.add("Directory", cwd, "working directory");
+  st.form = std::move(f);
+  st.mode = Mode::Form;
+}
+
+void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
+  switch (st.mode) {
+    case Mode::Filter:
+      handle_filter(ctx, st, key);
+      break;
+    case Mode::Command:
+      handle_command(ctx, st, key);
+      break;
+    case Mode::Search:
+      handle_search(st, key);
+      break;
+    case Mode::Form:
+      handle_form(st, key);
+      break;
+    case Mode::Confirm:
+      handle_confirm(st, key);
+      break;
+    case Mode::Help:
+      st.mode = Mode::Normal;
+      break;
+    case Mode::Normal:
+      break;
+  }
+}
+
+}  // namespace trainyard

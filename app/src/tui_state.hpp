@@ -1,0 +1,130 @@
+// Internal: the TUI's state and the functions that change and draw it.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/context.hpp"
+#include "app/keymap.hpp"
+#include "app/tui.hpp"
+#include "local/engine.hpp"
+#include "local/gpu_monitor.hpp"
+#include "sync/log_file.hpp"
+#include "themes/theme.hpp"
+#include "widgets/bars.hpp"
+#include "widgets/dialog.hpp"
+#include "widgets/form.hpp"
+#include "widgets/line_edit.hpp"
+#include "widgets/table.hpp"
+
+namespace trainyard {
+
+/// The panes.
+enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus };
+
+/// Input modes; Normal dispatches through the keymap.
+enum class Mode { Normal, Filter, Command, Search, Form, Confirm, Help };
+
+/// Selection, scroll and filter of one table pane.
+struct TableCursor {
+  size_t selected = 0;
+  size_t first = 0;
+  std::string filter;
+};
+
+/// One level of navigation (the crumbs are the stack).
+struct Frame {
+  View view = View::Jobs;
+  std::string account = kLocalAccount;
+  std::string pool, job, task;
+  TableCursor cursor;
+};
+
+/// A frame of a pane of an account.
+inline Frame make_frame(View v, std::string account) {
+  Frame f;
+  f.view = v;
+  f.account = std::move(account);
+  return f;
+}
+
+/// One loaded page of a table pane.
+struct TablePage {
+  std::vector<Column> columns;
+  std::vector<TableRow> rows;     ///< visible rows, starting at cursor.first
+  std::vector<std::string> keys;  ///< id of each visible row
+  size_t total = 0;               ///< rows matching the filter
+};
+
+/// The log pane: a bounded-memory view of one file.
+struct LogState {
+  std::optional<LogFile> file;
+  std::string path;
+  bool stderr_stream = false;
+  size_t top = 0;  ///< first visible line
+  bool follow = true;
+  bool wrap = false;
+  std::string search;
+  std::optional<size_t> match;
+  int body_height = 10;
+};
+
+/// Everything the UI thread owns.
+struct TuiState {
+  TuiOptions options;
+  std::vector<Frame> stack;
+  Mode mode = Mode::Normal;
+  LineEdit input;
+  std::optional<Form> form;
+  std::optional<DialogVm> confirm;
+  std::function<void()> on_confirm;
+  StatusBarVm status;
+  std::optional<Timestamp> data_time;
+  TablePage page;
+  LogState logs;
+  int body_height = 10;  ///< table rows that fit, from the last draw
+  std::unique_ptr<LocalEngine> engine;
+  std::unique_ptr<GpuMonitor> gpus;
+  std::chrono::steady_clock::time_point last_schedule{};
+  bool quit = false;
+  Theme theme;
+
+  Frame& top() { return stack.back(); }
+};
+
+/// Pane-specific loading (tui_tables.cpp).
+TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows);
+/// Title of a pane.
+std::string view_title(const Frame& f);
+/// Contexts consulted for keys in a pane, most specific first.
+std::vector<Context> contexts_for(View v);
+
+/// Actions (tui_actions.cpp).
+void apply_action(AppContext& ctx, TuiState& st, Action a);
+void open_view(AppContext& ctx, TuiState& st, View v);
+void set_status(TuiState& st, std::string msg, StatusLevel level = StatusLevel::Info);
+
+/// Modes (tui_modes.cpp).
+void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
+void open_run_form(TuiState& st);
+void run_command_line(AppContext& ctx, TuiState& st, const std::string& text);
+std::vector<std::string> complete_command(const std::string& prefix);
+
+/// Logs (tui_logs.cpp).
+void open_logs(AppContext& ctx, TuiState& st);
+void refresh_logs(TuiState& st);
+void log_action(AppContext& ctx, TuiState& st, Action a);
+bool log_action_handles(Action a);
+void render_logs(TuiState& st, Canvas& c, Rect r);
+void log_search(TuiState& st, bool forward);
+
+/// GPUs (tui_gpus.cpp).
+void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+
+/// Detail (tui_detail.cpp).
+void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+
+}  // namespace trainyard

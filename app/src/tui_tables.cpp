@@ -1,0 +1,284 @@
+// Table panes: each loads only the visible page of rows from the store.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/sanitizer.hpp"
+#include "sync/metric_parser.hpp"
+#include "tui_state.hpp"
+#include "widgets/charts.hpp"
+
+namespace trainyard {
+namespace {
+
+Role task_role(const Task& t) {
+  switch (t.state) {
+    case TaskState::Active:
+      return Role::StateActive;
+    case TaskState::Preparing:
+      return Role::StatePreparing;
+    case TaskState::Running:
+      return Role::StateRunning;
+    case TaskState::Completed:
+      return t.execution_info.result == TaskResult::Success ? Role::StateSuccess
+                                                            : Role::StateFailure;
+  }
+  return Role::Row;
+}
+
+bool contains_ci(const std::string& hay, const std::string& needle) {
+  if (needle.empty()) return true;
+  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != hay.end();
+}
+
+// Small lists are filtered in memory, then cut to the visible page.
+template <typename T, typename RowFn>
+void fill_page(TablePage& p, const std::vector<T>& items, const std::string& filter, size_t first,
+               int rows, RowFn make_row) {
+  std::vector<std::pair<std::string, TableRow>> matched;
+  for (const auto& item : items) {
+    auto [key, row] = make_row(item);
+    std::string text;
+    for (const auto& c : row.cells) text += c.text + " ";
+    if (contains_ci(text, filter)) matched.emplace_back(key, row);
+  }
+  p.total = matched.size();
+  for (size_t i = first; i < matched.size() && p.rows.size() < static_cast<size_t>(rows); ++i) {
+    p.keys.push_back(matched[i].first);
+    p.rows.push_back(matched[i].second);
+  }
+}
+
+std::string age_of(const std::optional<Timestamp>& t) {
+  if (!t) return "-";
+  return format_age(SystemClock().now() - *t);
+}
+
+std::string ran_for(const Task& t) {
+  const auto& e = t.execution_info;
+  if (!e.start_time) return "-";
+  return format_age(e.end_time.value_or(SystemClock().now()) - *e.start_time);
+}
+
+std::string exit_text(const Task& t) {
+  if (t.execution_info.exit_code) return std::to_string(*t.execution_info.exit_code);
+  if (t.execution_info.failure_info) return t.execution_info.failure_info->code;
+  return "";
+}
+
+// The main metric's sparkline and last value: `loss`, else `val_loss`, else the first seen.
+std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t) {
+  auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
+  if (!names || names->empty()) return {"", ""};
+  auto main = main_metric(*names);
+  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, main);
+  if (!pts || pts->empty()) return {"", ""};
+  Canvas c(10, 1);
+  SparklineVm vm;
+  size_t start = pts->size() > 10 ? pts->size() - 10 : 0;
+  for (size_t i = start; i < pts->size(); ++i) vm.values.push_back((*pts)[i].value);
+  render_sparkline(vm, c, c.bounds());
+  return {c.to_text(), fmt::format("{} {:.4g}", main, pts->back().value)};
+}
+
+void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+  p.columns = {{"ID", 0, 8, 2},
+               {"STATE", 10},
+               {"EXIT", 6, 1, 0, Align::Right},
+               {"TRY", 3, 1, 0, Align::Right},
+               {"GPU", 3, 1, 0, Align::Right},
+               {"RAN", 5, 1, 0, Align::Right},
+               {"TREND", 10},
+               {"METRIC", 14},
+               {"COMMAND", 0, 10, 3}};
+  TaskQuery q;
+  q.account = f.account;
+  q.job = f.job;
+  q.substring = f.cursor.filter;
+  auto total = ctx.store->count_tasks(q);
+  p.total = total ? static_cast<size_t>(*total) : 0;
+  q.offset = static_cast<int64_t>(first);
+  q.limit = rows;
+  auto tasks = ctx.store->tasks(q);
+  if (!tasks) return;
+  for (const auto& t : *tasks) {
+    auto [spark, metric] = metric_cells(ctx, t);
+    Role r = task_role(t);
+    std::string name = t.display_name.empty() ? t.id : t.id + " (" + t.display_name + ")";
+    p.rows.push_back(TableRow{{{sanitize_text(name), std::nullopt},
+                               {std::string(to_wire(t.state)), r},
+                               {exit_text(t), r},
+                               {std::to_string(t.execution_info.retry_count), std::nullopt},
+                               {std::to_string(t.required_slots), std::nullopt},
+                               {ran_for(t), std::nullopt},
+                               {spark, Role::Sparkline},
+                               {metric, std::nullopt},
+                               {sanitize_text(t.command_line), Role::Dim}}});
+    p.keys.push_back(t.id);
+  }
+}
+
+void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+  p.columns = {{"JOB", 0, 8, 2},
+               {"STATE", 11},
+               {"POOL", 0, 6, 1},
+               {"QUEUED", 7, 1, 0, Align::Right},
+               {"RUNNING", 8, 1, 0, Align::Right},
+               {"DONE", 6, 1, 0, Align::Right},
+               {"FAILED", 7, 1, 0, Align::Right},
+               {"AGE", 5, 1, 0, Align::Right}};
+  auto jobs = ctx.store->jobs(f.account);
+  if (!jobs) return;
+  fill_page(p, *jobs, f.cursor.filter, first, rows, [&](const Job& j) {
+    auto counts = ctx.store->task_counts(f.account, j.id);
+    auto n = [&](TaskState s) { return counts ? (*counts)[s] : 0; };
+    TaskQuery failed;
+    failed.account = f.account;
+    failed.job = j.id;
+    failed.state = TaskState::Completed;
+    int64_t bad = 0;
+    if (auto done = ctx.store->tasks(failed))
+      for (const auto& t : *done) bad += t.execution_info.result != TaskResult::Success;
+    TableRow row{
+        {{sanitize_text(j.id), std::nullopt},
+         {std::string(to_wire(j.state)), Role::StateActive},
+         {j.pool_id, std::nullopt},
+         {std::to_string(n(TaskState::Active)), std::nullopt},
+         {std::to_string(n(TaskState::Running) + n(TaskState::Preparing)), Role::StateRunning},
+         {std::to_string(n(TaskState::Completed) - bad), Role::StateSuccess},
+         {std::to_string(bad), bad ? std::optional(Role::StateFailure) : std::nullopt},
+         {age_of(j.creation_time), std::nullopt}}};
+    return std::pair{j.id, row};
+  });
+}
+
+void load_accounts(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+  p.columns = {{"ACCOUNT", 0, 8, 2}, {"KIND", 9}, {"ENDPOINT", 0, 8, 3}};
+  auto accounts = ctx.store->accounts();
+  if (!accounts) return;
+  fill_page(p, *accounts, f.cursor.filter, first, rows, [](const Account& a) {
+    TableRow row{{{a.name, std::nullopt},
+                  {to_string(a.kind), std::nullopt},
+                  {a.endpoint.empty() ? "this machine" : a.endpoint, Role::Dim}}};
+    return std::pair{a.name, row};
+  });
+}
+
+void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+  p.columns = {{"POOL", 0, 8, 2},
+               {"STATE", 9},
+               {"ALLOCATION", 11},
+               {"NODES", 7, 1, 0, Align::Right},
+               {"SLOTS/NODE", 10, 1, 0, Align::Right},
+               {"VM SIZE", 0, 6, 1}};
+  auto pools = ctx.store->pools(f.account);
+  if (!pools) return;
+  fill_page(p, *pools, f.cursor.filter, first, rows, [](const Pool& pl) {
+    TableRow row{{{pl.id, std::nullopt},
+                  {std::string(to_wire(pl.state)), Role::StateActive},
+                  {std::string(to_wire(pl.allocation_state)), std::nullopt},
+                  {fmt::format("{}/{}", pl.current_dedicated_nodes, pl.target_dedicated_nodes),
+                   std::nullopt},
+                  {std::to_string(pl.task_slots_per_node), std::nullopt},
+                  {pl.vm_size, std::nullopt}}};
+    return std::pair{pl.id, row};
+  });
+}
+
+void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+  p.columns = {{"NODE", 0, 8, 2},
+               {"STATE", 12},
+               {"SCHEDULING", 10},
+               {"SLOTS", 7, 1, 0, Align::Right},
+               {"IP", 0, 9, 1}};
+  auto nodes = ctx.store->nodes(f.account, f.pool);
+  if (!nodes) return;
+  int64_t busy = 0;
+  if (f.account == kLocalAccount) {
+    if (auto c = ctx.store->task_counts(kLocalAccount, ""))
+      busy = (*c)[TaskState::Running] + (*c)[TaskState::Preparing];
+  }
+  fill_page(p, *nodes, f.cursor.filter, first, rows, [&](const Node& n) {
+    std::string state(to_wire(busy > 0 ? NodeState::Running : n.state));
+    TableRow row{{{sanitize_text(n.id), std::nullopt},
+                  {state, busy ? Role::StateRunning : Role::StateActive},
+                  {std::string(to_wire(n.scheduling_state)), std::nullopt},
+                  {fmt::format("{}/{}", busy, n.task_slots), std::nullopt},
+                  {n.ip_address, std::nullopt}}};
+    return std::pair{n.id, row};
+  });
+}
+
+}  // namespace
+
+TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows) {
+  TablePage p;
+  switch (f.view) {
+    case View::Accounts:
+      load_accounts(ctx, f, first, rows, p);
+      break;
+    case View::Pools:
+      load_pools(ctx, f, first, rows, p);
+      break;
+    case View::Nodes:
+      load_nodes(ctx, f, first, rows, p);
+      break;
+    case View::Jobs:
+      load_jobs(ctx, f, first, rows, p);
+      break;
+    case View::Tasks:
+      load_tasks(ctx, f, first, rows, p);
+      break;
+    default:
+      break;
+  }
+  return p;
+}
+
+std::string view_title(const Frame& f) {
+  switch (f.view) {
+    case View::Accounts:
+      return "Accounts";
+    case View::Pools:
+      return "Pools · " + f.account;
+    case View::Nodes:
+      return "Nodes · " + f.pool;
+    case View::Jobs:
+      return "Jobs · " + f.account;
+    case View::Tasks:
+      return "Tasks · " + f.job;
+    case View::Logs:
+      return "Logs · " + f.job + "/" + f.task;
+    case View::Detail:
+      return "Task · " + f.job + "/" + f.task;
+    case View::Gpus:
+      return "GPUs";
+  }
+  return "";
+}
+
+std::vector<Context> contexts_for(View v) {
+  switch (v) {
+    case View::Accounts:
+      return {Context::Accounts, Context::Table, Context::Global};
+    case View::Jobs:
+      return {Context::Jobs, Context::Table, Context::Global};
+    case View::Tasks:
+      return {Context::Tasks, Context::Table, Context::Global};
+    case View::Logs:
+      return {Context::Logs, Context::Global};
+    case View::Detail:
+      return {Context::Detail, Context::Global};
+    case View::Gpus:
+      return {Context::Gpus, Context::Table, Context::Global};
+    default:
+      return {Context::Table, Context::Global};
+  }
+}
+
+}  // namespace trainyard

@@ -1,0 +1,99 @@
+// The local engine: account `local`, pool `local`, one node with one slot per GPU (or CPU slots).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/entities.hpp"
+#include "core/result.hpp"
+#include "core/time.hpp"
+#include "store/store.hpp"
+
+namespace trainyard {
+
+/// One GPU as the scheduler sees it.
+struct GpuSlot {
+  int index = 0;
+  std::string uuid;
+  bool foreign_busy = false;  ///< another user's process holds memory on it
+};
+
+/// Lists the GPUs of this machine; empty when there are none or NVML is missing.
+using GpuProbe = std::function<std::vector<GpuSlot>()>;
+
+/// Settings of the local engine, shared by the CLI, the UI and the supervisors.
+struct EngineConfig {
+  std::string data_dir;
+  std::string trainyard_exe;  ///< binary that runs `__supervise`
+  int cpu_slots = 1;          ///< slots when there is no GPU
+  GpuProbe gpu_probe;         ///< may be empty
+  std::chrono::seconds default_grace{10};
+};
+
+/// What `trainyard run` asks for.
+struct SubmitRequest {
+  std::string job = "default";
+  std::string id;  ///< empty: generated
+  std::string display_name;
+  std::string command_line;
+  int gpus = 1;              ///< requiredSlots
+  std::vector<int> gpu_ids;  ///< pinned GPUs; overrides gpus
+  int max_retries = 0;       ///< -1 unlimited
+  std::optional<Duration> max_wall;
+  std::vector<std::string> after;  ///< JOB/TASK dependencies
+  std::string workdir;
+  std::vector<std::string> environment;  ///< submitter's NAME=value entries (scrubbed here)
+  std::vector<NameValue> environment_settings;
+};
+
+/// Batch's id rule: letters, digits, '-' and '_', 1 to 64 characters.
+bool is_valid_batch_id(const std::string& id);
+
+/// Schedules and controls local runs through the store; any trainyard process may hold one.
+class LocalEngine {
+ public:
+  LocalEngine(Store& store, EngineConfig config, const Clock& clock);
+
+  /// Records a queued task (creating its job when needed) and starts what fits.
+  Result<Task> submit(const SubmitRequest& req);
+  /// Re-attaches or fails runs whose supervisor died, then starts queued tasks that fit.
+  Result<int> schedule();
+  /// Stops a task: a queued one completes at once, a running one gets SIGTERM then SIGKILL.
+  Result<void> request_stop(const std::string& job, const std::string& task,
+                            std::optional<std::chrono::seconds> grace = std::nullopt);
+  /// Deletes a finished task with its files.
+  Result<void> remove(const std::string& job, const std::string& task);
+  /// Slots the local node offers now.
+  int total_slots() const;
+  /// Collects supervisors this process started that have exited (no zombies).
+  void reap_children();
+  /// Ensures account, pool and node `local` exist in the store.
+  Result<Node> ensure_local_node();
+  /// The settings in use.
+  const EngineConfig& config() const { return config_; }
+
+ private:
+  struct Placement;
+  Result<void> reconcile_locked();
+  Result<int> start_ready_locked();
+  Result<bool> try_start_locked(Task& t, Placement& p);
+  Result<void> start_supervisor_locked(Task& t, LocalRun& run, bool adopt);
+  Result<void> fail_locked(Task t, const std::string& code, const std::string& message);
+  Result<std::optional<std::string>> dependency_failure(const Task& t, bool& waiting);
+  std::string generate_task_id(const std::string& job);
+
+  Store& store_;
+  EngineConfig config_;
+  const Clock& clock_;
+  std::vector<pid_t> children_;
+};
+
+/// The node id of this machine (its host name).
+std::string local_node_id();
+
+}  // namespace trainyard

@@ -1,0 +1,60 @@
+// The environment a local task runs with, and the run directory layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/entities.hpp"
+#include "core/result.hpp"
+
+namespace trainyard {
+
+/// True for variables that hold secrets and never reach a task or a file.
+bool is_secret_variable(const std::string& name);
+
+/// The submitter's environment (NAME=value entries) less the secrets.
+std::vector<std::string> scrub_environment(const std::vector<std::string>& env);
+
+/// The current process environment as NAME=value entries.
+std::vector<std::string> current_environment();
+
+/// What the task environment is built from.
+struct TaskEnvironmentInput {
+  std::vector<std::string> submitter_env;  ///< already scrubbed
+  const Task* task = nullptr;
+  std::string node_id;
+  std::string task_dir;                ///< runs/<job>/<task>
+  std::string working_dir;             ///< where the command runs
+  std::vector<std::string> gpu_uuids;  ///< empty: CUDA_VISIBLE_DEVICES left as submitted
+  int attempt = 0;
+};
+
+/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES.
+std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in);
+
+/// Paths of one local task's files under the data directory.
+struct RunPaths {
+  std::string dir;          ///< <data>/runs/<job>/<task>
+  std::string command;      ///< the command line, read by the supervisor
+  std::string environment;  ///< NUL-separated NAME=value, mode 0600
+  std::string stdout_txt;
+  std::string stderr_txt;
+  std::string supervisor_log;
+};
+
+/// The paths for a task.
+RunPaths run_paths(const std::string& data_dir, const std::string& job, const std::string& task);
+
+/// Writes a file atomically (temp file, fsync, rename) with the given mode.
+Result<void> write_file_atomic(const std::string& path, const std::string& content, int mode);
+
+/// Reads a whole small file.
+Result<std::string> read_small_file(const std::string& path);
+
+/// Creates a directory and its parents.
+Result<void> make_directories(const std::string& path);
+
+/// Moves stdout.txt/stderr.txt aside as stdout.attempt-N.txt before attempt N+1 starts.
+void keep_attempt_logs(const RunPaths& paths, int finished_attempt);
+
+}  // namespace trainyard

@@ -1,0 +1,91 @@
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "local/engine.hpp"
+#include "local/process.hpp"
+#include "local/task_environment.hpp"
+
+namespace trainyard {
+namespace {
+
+Error not_found(const std::string& job, const std::string& task) {
+  return make_error(ErrorKind::NotFound, fmt::format("no task {}/{} in account local", job, task));
+}
+
+}  // namespace
+
+Result<void> LocalEngine::request_stop(const std::string& job, const std::string& task,
+                                       std::optional<std::chrono::seconds> grace) {
+  std::optional<LocalRun> running;
+  auto r = store_.write(
+      [&]() -> Result<void> {
+        auto t = store_.task(kLocalAccount, job, task);
+        if (!t) return t.error();
+        if (!t->has_value()) return not_found(job, task);
+        if ((*t)->state == TaskState::Completed) return ok_result();
+        if ((*t)->state == TaskState::Active)
+          return fail_locked(**t, "TaskTerminated", "stopped by the user before it started");
+        auto run = store_.local_run(job, task);
+        if (!run) return run.error();
+        if (!run->has_value()) return fail_locked(**t, "TaskTerminated", "stopped by the user");
+        (*run)->stop_requested = true;
+        (*run)->grace_seconds = static_cast<int>(grace.value_or(config_.default_grace).count());
+        running = **run;
+        return store_.upsert_local_run(**run);
+      },
+      Durability::Intent);
+  if (!r || !running) return r;
+  auto sup = static_cast<pid_t>(running->supervisor_pid);
+  if (process_matches(sup, running->supervisor_start) && kill(sup, SIGTERM) == 0)
+    return ok_result();
+  // No supervisor to do it: end the group here and record the stop.
+  if (running->pgid > 0 && process_matches(static_cast<pid_t>(running->pid), running->start_ticks))
+    terminate_group(static_cast<pid_t>(running->pgid),
+                    std::chrono::seconds(running->grace_seconds));
+  return store_.write(
+      [&]() -> Result<void> {
+        auto t = store_.task(kLocalAccount, job, task);
+        if (!t) return t.error();
+        if (!t->has_value() || (*t)->state == TaskState::Completed) return ok_result();
+        return fail_locked(**t, "TaskTerminated", "stopped by the user (its supervisor had ended)");
+      },
+      Durability::Intent);
+}
+
+Result<void> LocalEngine::remove(const std::string& job, const std::string& task) {
+  auto t = store_.task(kLocalAccount, job, task);
+  if (!t) return t.error();
+  if (!t->has_value()) return not_found(job, task);
+  if ((*t)->state != TaskState::Completed)
+    return make_error(ErrorKind::Conflict, fmt::format("task {}/{} is {}: stop it first", job, task,
+                                                       to_wire((*t)->state)));
+  auto r = store_.write(
+      [&]() -> Result<void> {
+        if (auto d = store_.delete_local_run(job, task); !d) return d;
+        return store_.delete_task(kLocalAccount, job, task);
+      },
+      Durability::Intent);
+  if (!r) return r;
+  std::error_code ec;
+  std::filesystem::remove_all(run_paths(config_.data_dir, job, task).dir, ec);
+  if (ec)
+    return make_error(ErrorKind::Io,
+                      fmt::format("removing files of {}/{}: {}", job, task, ec.message()));
+  return ok_result();
+}
+
+void LocalEngine::reap_children() {
+  children_.erase(std::remove_if(children_.begin(), children_.end(),
+                                 [](pid_t pid) {
+                                   int status = 0;
+                                   return waitpid(pid, &status, WNOHANG) != 0;
+                                 }),
+                  children_.end());
+}
+
+}  // namespace trainyard

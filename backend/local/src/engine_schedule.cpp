@@ -1,0 +1,244 @@
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "local/engine.hpp"
+#include "local/process.hpp"
+#include "local/task_environment.hpp"
+
+namespace trainyard {
+
+// Free capacity of the node during one scheduling pass.
+struct LocalEngine::Placement {
+  int free_slots = 0;
+  std::vector<GpuSlot> gpus;  ///< empty on a CPU-only node
+  std::set<int> used_gpus;
+};
+
+namespace {
+
+std::vector<int> parse_ids(const std::string& csv) {
+  std::vector<int> out;
+  std::stringstream ss(csv);
+  for (std::string part; std::getline(ss, part, ',');) {
+    if (!part.empty()) out.push_back(std::stoi(part));
+  }
+  return out;
+}
+
+std::string join(const std::vector<int>& ids) {
+  std::string out;
+  for (int id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
+  return out;
+}
+
+// Picks GPUs for a task: its pinned ones if all are free, else the first free unbusy ones.
+std::optional<std::vector<int>> pick_gpus(const std::vector<int>& pinned, int wanted,
+                                          const std::vector<GpuSlot>& gpus,
+                                          const std::set<int>& used) {
+  if (!pinned.empty()) {
+    for (int id : pinned) {
+      if (used.count(id)) return std::nullopt;
+    }
+    return pinned;
+  }
+  std::vector<int> out;
+  for (const auto& g : gpus) {
+    if (static_cast<int>(out.size()) == wanted) break;
+    if (!used.count(g.index) && !g.foreign_busy) out.push_back(g.index);
+  }
+  if (static_cast<int>(out.size()) < wanted) return std::nullopt;
+  return out;
+}
+
+Result<std::vector<Task>> tasks_in(Store& store, TaskState state) {
+  TaskQuery q;
+  q.account = kLocalAccount;
+  q.state = state;
+  return store.tasks(q);
+}
+
+}  // namespace
+
+LocalEngine::LocalEngine(Store& store, EngineConfig config, const Clock& clock)
+    : store_(store), config_(std::move(config)), clock_(clock) {}
+
+int LocalEngine::total_slots() const {
+  auto gpus = config_.gpu_probe ? config_.gpu_probe() : std::vector<GpuSlot>{};
+  return gpus.empty() ? std::max(1, config_.cpu_slots) : static_cast<int>(gpus.size());
+}
+
+Result<Node> LocalEngine::ensure_local_node() {
+  Account a{kLocalAccount, AccountKind::Local, ""};
+  if (auto r = store_.upsert_account(a); !r) return r.error();
+  auto pools = store_.pools(kLocalAccount);
+  if (!pools) return pools.error();
+  Pool pool;
+  pool.account = kLocalAccount;
+  pool.id = kLocalPool;
+  pool.vm_size = "local";
+  pool.current_dedicated_nodes = pool.target_dedicated_nodes = 1;
+  pool.task_slots_per_node = total_slots();
+  pool.creation_time = pools->empty() ? clock_.now() : pools->front().creation_time;
+  if (auto r = store_.upsert_pool(pool); !r) return r.error();
+  auto nodes = store_.nodes(kLocalAccount, kLocalPool);
+  if (!nodes) return nodes.error();
+  Node n = nodes->empty() ? Node{} : nodes->front();
+  n.account = kLocalAccount;
+  n.pool_id = kLocalPool;
+  n.id = local_node_id();
+  n.vm_size = "local";
+  n.ip_address = "127.0.0.1";
+  n.task_slots = pool.task_slots_per_node;
+  if (!n.state_transition_time) n.state_transition_time = clock_.now();
+  if (auto r = store_.upsert_node(n); !r) return r.error();
+  return n;
+}
+
+Result<int> LocalEngine::schedule() {
+  int started = 0;
+  auto r = store_.write(
+      [&]() -> Result<void> {
+        if (auto e = ensure_local_node(); !e) return e.error();
+        if (auto rec = reconcile_locked(); !rec) return rec;
+        auto s = start_ready_locked();
+        if (!s) return s.error();
+        started = *s;
+        return ok_result();
+      },
+      Durability::Intent);
+  if (!r) return r.error();
+  return started;
+}
+
+Result<void> LocalEngine::reconcile_locked() {
+  for (auto state : {TaskState::Preparing, TaskState::Running}) {
+    auto tasks = tasks_in(store_, state);
+    if (!tasks) return tasks.error();
+    for (auto& t : *tasks) {
+      auto run = store_.local_run(t.job_id, t.id);
+      if (!run) return run.error();
+      if (!run->has_value()) {
+        if (auto f = fail_locked(t, "RunRecordMissing", "the local run record is missing"); !f)
+          return f;
+        continue;
+      }
+      LocalRun& lr = **run;
+      if (process_matches(static_cast<pid_t>(lr.supervisor_pid), lr.supervisor_start)) continue;
+      if (lr.pid > 0 && process_matches(static_cast<pid_t>(lr.pid), lr.start_ticks)) {
+        if (auto s = start_supervisor_locked(t, lr, true); !s) return s;
+        continue;
+      }
+      auto msg = fmt::format("the supervisor (pid {}) ended before recording how the task ended",
+                             lr.supervisor_pid);
+      if (auto f = fail_locked(t, "SupervisorLost", msg); !f) return f;
+    }
+  }
+  return ok_result();
+}
+
+Result<int> LocalEngine::start_ready_locked() {
+  Placement p;
+  p.gpus = config_.gpu_probe ? config_.gpu_probe() : std::vector<GpuSlot>{};
+  p.free_slots = p.gpus.empty() ? std::max(1, config_.cpu_slots) : static_cast<int>(p.gpus.size());
+  for (auto state : {TaskState::Preparing, TaskState::Running}) {
+    auto busy = tasks_in(store_, state);
+    if (!busy) return busy.error();
+    for (const auto& t : *busy) {
+      p.free_slots -= t.required_slots;
+      auto run = store_.local_run(t.job_id, t.id);
+      if (run && run->has_value())
+        for (int id : parse_ids((*run)->gpu_ids)) p.used_gpus.insert(id);
+    }
+  }
+  auto queued = tasks_in(store_, TaskState::Active);
+  if (!queued) return queued.error();
+  int started = 0;
+  for (auto& t : *queued) {
+    auto ok = try_start_locked(t, p);
+    if (!ok) return ok.error();
+    started += *ok ? 1 : 0;
+  }
+  return started;
+}
+
+Result<bool> LocalEngine::try_start_locked(Task& t, Placement& p) {
+  bool waiting = false;
+  auto failed = dependency_failure(t, waiting);
+  if (!failed) return failed.error();
+  if (failed->has_value()) {
+    if (auto f = fail_locked(t, "TaskDependencyFailed", **failed); !f) return f.error();
+    return false;
+  }
+  if (waiting || t.required_slots > p.free_slots) return false;
+  auto run = store_.local_run(t.job_id, t.id);
+  if (!run) return run.error();
+  if (!run->has_value()) {
+    if (auto f = fail_locked(t, "RunRecordMissing", "the local run record is missing"); !f)
+      return f.error();
+    return false;
+  }
+  LocalRun lr = **run;
+  if (!p.gpus.empty()) {
+    auto picked = pick_gpus(parse_ids(lr.gpu_ids), t.required_slots, p.gpus, p.used_gpus);
+    if (!picked) return false;
+    lr.gpu_ids = join(*picked);
+    p.used_gpus.insert(picked->begin(), picked->end());
+  }
+  p.free_slots -= t.required_slots;
+  if (auto s = start_supervisor_locked(t, lr, false); !s) return s.error();
+  return true;
+}
+
+Result<std::optional<std::string>> LocalEngine::dependency_failure(const Task& t, bool& waiting) {
+  for (const auto& dep : t.depends_on.task_ids) {
+    auto slash = dep.find('/');
+    std::string job = slash == std::string::npos ? t.job_id : dep.substr(0, slash);
+    std::string id = slash == std::string::npos ? dep : dep.substr(slash + 1);
+    auto d = store_.task(kLocalAccount, job, id);
+    if (!d) return d.error();
+    if (!d->has_value())
+      return std::optional<std::string>(fmt::format("dependency {}/{} does not exist", job, id));
+    const Task& dt = **d;
+    if (dt.state != TaskState::Completed) {
+      waiting = true;
+      continue;
+    }
+    if (dt.execution_info.result != TaskResult::Success)
+      return std::optional<std::string>(fmt::format("dependency {}/{} failed", job, id));
+  }
+  return std::optional<std::string>();
+}
+
+Result<void> LocalEngine::start_supervisor_locked(Task& t, LocalRun& run, bool adopt) {
+  std::vector<std::string> args{"--data-dir", config_.data_dir, "__supervise", "--job",
+                                t.job_id,     "--task",         t.id};
+  if (adopt) args.push_back("--adopt");
+  auto child = spawn_detached(config_.trainyard_exe, args);
+  if (!child) return fail_locked(t, "SupervisorStartFailed", child.error().message);
+  children_.push_back(child->pid);
+  run.supervisor_pid = child->pid;
+  run.supervisor_start = child->start_ticks;
+  if (auto r = store_.upsert_local_run(run); !r) return r;
+  if (adopt) return ok_result();
+  t.previous_state = t.state;
+  t.state = TaskState::Preparing;
+  t.state_transition_time = clock_.now();
+  t.node_info = TaskNodeInfo{kLocalPool, local_node_id(), run.run_dir};
+  return store_.upsert_task(t);
+}
+
+Result<void> LocalEngine::fail_locked(Task t, const std::string& code, const std::string& message) {
+  auto now = clock_.now();
+  t.previous_state = t.state;
+  t.state = TaskState::Completed;
+  t.state_transition_time = now;
+  t.execution_info.end_time = now;
+  t.execution_info.result = TaskResult::Failure;
+  t.execution_info.failure_info = FailureInfo{ErrorCategory::UserError, code, message};
+  return store_.upsert_task(t);
+}
+
+}  // namespace trainyard

@@ -1,0 +1,155 @@
+#include <unistd.h>
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "local/engine.hpp"
+#include "local/process.hpp"
+#include "local/task_environment.hpp"
+
+namespace trainyard {
+namespace {
+
+Error usage(std::string msg) {
+  return make_error(ErrorKind::Usage, std::move(msg));
+}
+
+// Same-job dependencies are stored as bare ids, as Batch does; others as JOB/TASK.
+Result<std::vector<std::string>> dependency_ids(const SubmitRequest& req) {
+  std::vector<std::string> out;
+  for (const auto& a : req.after) {
+    auto slash = a.find('/');
+    std::string job = slash == std::string::npos ? req.job : a.substr(0, slash);
+    std::string task = slash == std::string::npos ? a : a.substr(slash + 1);
+    if (!is_valid_batch_id(job) || !is_valid_batch_id(task))
+      return usage(fmt::format("--after '{}': expected JOB/TASK", a));
+    out.push_back(job == req.job ? task : job + "/" + task);
+  }
+  return out;
+}
+
+Result<void> validate(const SubmitRequest& req, int total_slots, int gpu_count) {
+  if (req.command_line.empty()) return usage("no command given: trainyard run -- CMD...");
+  if (!is_valid_batch_id(req.job)) return usage(fmt::format("invalid job id '{}'", req.job));
+  if (!req.id.empty() && !is_valid_batch_id(req.id))
+    return usage(
+        fmt::format("invalid task id '{}' (letters, digits, - and _, at most 64)", req.id));
+  int wanted = req.gpu_ids.empty() ? req.gpus : static_cast<int>(req.gpu_ids.size());
+  if (wanted < 1) return usage("--gpus must be at least 1");
+  if (wanted > total_slots)
+    return usage(
+        fmt::format("asked for {} slot(s) but the local node has {}", wanted, total_slots));
+  for (int id : req.gpu_ids) {
+    if (id < 0 || id >= gpu_count)
+      return usage(
+          fmt::format("--gpu-ids: GPU {} does not exist ({} GPU(s) found)", id, gpu_count));
+  }
+  return ok_result();
+}
+
+std::string join_ids(const std::vector<int>& ids) {
+  std::string out;
+  for (int id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
+  return out;
+}
+
+std::string environment_blob(const std::vector<std::string>& env) {
+  std::string out;
+  for (const auto& e : scrub_environment(env)) out += e + '\0';
+  return out;
+}
+
+Result<void> write_run_files(const RunPaths& paths, const SubmitRequest& req) {
+  if (auto r = make_directories(paths.dir); !r) return r;
+  if (auto r = write_file_atomic(paths.command, req.command_line + "\n", 0600); !r) return r;
+  return write_file_atomic(paths.environment, environment_blob(req.environment), 0600);
+}
+
+}  // namespace
+
+bool is_valid_batch_id(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') return false;
+  }
+  return true;
+}
+
+std::string LocalEngine::generate_task_id(const std::string& job) {
+  std::random_device rd;
+  auto now = std::chrono::system_clock::to_time_t(clock_.now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  for (;;) {
+    auto id =
+        fmt::format("run-{:02}{:02}{:02}-{:02}{:02}{:02}-{:04x}", tm.tm_year % 100, tm.tm_mon + 1,
+                    tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, rd() & 0xffff);
+    auto existing = store_.task(kLocalAccount, job, id);
+    if (existing && !existing->has_value()) return id;
+  }
+}
+
+Result<Task> LocalEngine::submit(const SubmitRequest& req) {
+  auto node = ensure_local_node();
+  if (!node) return node.error();
+  int gpu_count = config_.gpu_probe ? static_cast<int>(config_.gpu_probe().size()) : 0;
+  if (auto v = validate(req, node->task_slots, gpu_count); !v) return v.error();
+  auto deps = dependency_ids(req);
+  if (!deps) return deps.error();
+  Task t;
+  t.account = kLocalAccount;
+  t.job_id = req.job;
+  t.id = req.id.empty() ? generate_task_id(req.job) : req.id;
+  t.display_name = req.display_name;
+  t.command_line = req.command_line;
+  t.creation_time = t.state_transition_time = clock_.now();
+  t.environment_settings = req.environment_settings;
+  t.constraints.max_task_retry_count = req.max_retries;
+  t.constraints.max_wall_clock_time = req.max_wall;
+  t.depends_on.task_ids = *deps;
+  t.required_slots = req.gpu_ids.empty() ? req.gpus : static_cast<int>(req.gpu_ids.size());
+  auto paths = run_paths(config_.data_dir, t.job_id, t.id);
+  auto wrote = store_.write(
+      [&]() -> Result<void> {
+        auto existing = store_.task(kLocalAccount, t.job_id, t.id);
+        if (!existing) return existing.error();
+        if (existing->has_value())
+          return make_error(ErrorKind::Conflict,
+                            fmt::format("task {}/{} exists already", t.job_id, t.id));
+        auto job = store_.job(kLocalAccount, t.job_id);
+        if (!job) return job.error();
+        if (!job->has_value()) {
+          Job j;
+          j.account = kLocalAccount;
+          j.id = t.job_id;
+          j.pool_id = kLocalPool;
+          j.creation_time = j.state_transition_time = t.creation_time;
+          if (auto r = store_.upsert_job(j); !r) return r;
+        }
+        if (auto r = write_run_files(paths, req); !r) return r;
+        LocalRun run;
+        run.job = t.job_id;
+        run.task = t.id;
+        run.run_dir = paths.dir;
+        run.workdir = req.workdir;
+        run.gpu_ids = join_ids(req.gpu_ids);
+        run.grace_seconds = static_cast<int>(config_.default_grace.count());
+        if (auto r = store_.upsert_local_run(run); !r) return r;
+        return store_.upsert_task(t);
+      },
+      Durability::Intent);
+  if (!wrote) return wrote.error();
+  if (auto s = schedule(); !s) return s.error();
+  auto stored = store_.task(kLocalAccount, t.job_id, t.id);
+  if (!stored) return stored.error();
+  return stored->value_or(t);
+}
+
+std::string local_node_id() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "localhost";
+  return host;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,164 @@
+#include "supervision.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace trainyard {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+std::vector<std::string> split_nul(const std::string& blob) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i < blob.size(); ++i) {
+    if (blob[i] != '\0') continue;
+    if (i > start) out.push_back(blob.substr(start, i - start));
+    start = i + 1;
+  }
+  return out;
+}
+
+std::string trim_newline(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+std::vector<std::string> gpu_uuids(const EngineConfig& cfg, const std::string& ids) {
+  std::vector<std::string> out;
+  if (ids.empty() || !cfg.gpu_probe) return out;
+  auto gpus = cfg.gpu_probe();
+  std::stringstream ss(ids);
+  for (std::string part; std::getline(ss, part, ',');) {
+    int idx = std::stoi(part);
+    for (const auto& g : gpus) {
+      if (g.index == idx) out.push_back(g.uuid);
+    }
+  }
+  return out;
+}
+
+void reap_once() {
+  reap_any_children();
+}
+
+}  // namespace
+
+void reap_any_children() {
+  int status = 0;
+  while (waitpid(-1, &status, WNOHANG) > 0) {
+  }
+}
+
+Supervision::Supervision(Store& store, const EngineConfig& config, const Clock& clock,
+                         SupervisorArgs args)
+    : store_(store),
+      config_(config),
+      clock_(clock),
+      args_(std::move(args)),
+      paths_(run_paths(config.data_dir, args_.job, args_.task)) {}
+
+void Supervision::log(const std::string& line) {
+  std::ofstream out(paths_.supervisor_log, std::ios::app);
+  out << format_iso8601(clock_.now()) << " [" << getpid() << "] " << line << "\n";
+}
+
+Result<bool> Supervision::claim() {
+  bool mine = false;
+  auto r = store_.write([&]() -> Result<void> {
+    auto t = store_.task(kLocalAccount, args_.job, args_.task);
+    if (!t) return t.error();
+    auto run = store_.local_run(args_.job, args_.task);
+    if (!run) return run.error();
+    if (!t->has_value() || !run->has_value()) return ok_result();
+    task_ = **t;
+    run_ = **run;
+    mine = run_.supervisor_pid == getpid() && task_.state != TaskState::Completed;
+    return ok_result();
+  });
+  if (!r) return r.error();
+  return mine;
+}
+
+int Supervision::run() {
+  auto mine = claim();
+  if (!mine || !*mine) return mine ? 0 : 1;
+  if (task_.constraints.max_wall_clock_time)
+    wall_deadline_ = SteadyClock::now() + *task_.constraints.max_wall_clock_time;
+  if (args_.adopt) {
+    log(fmt::format("re-attached to pid {}", run_.pid));
+    return record_completed(watch_adopted()) ? 0 : 1;
+  }
+  for (;;) {
+    auto stop = stop_requested();
+    if (stop && *stop) return record_completed(AttemptOutcome{{}, true}) ? 0 : 1;
+    auto child = start_attempt();
+    if (!child) {
+      log(child.error().message);
+      AttemptOutcome failed;
+      failed.status.exit_code = 127;
+      return record_completed(failed) ? 0 : 1;
+    }
+    auto outcome = wait_attempt(*child);
+    auto again = record_outcome(outcome);
+    if (!again) log(again.error().message);
+    if (!again || !*again) return again ? 0 : 1;
+  }
+}
+
+Result<ChildInfo> Supervision::start_attempt() {
+  auto command = read_small_file(paths_.command);
+  if (!command) return command.error();
+  auto env_blob = read_small_file(paths_.environment);
+  if (!env_blob) return env_blob.error();
+  TaskEnvironmentInput in;
+  in.submitter_env = split_nul(*env_blob);
+  in.task = &task_;
+  in.node_id = local_node_id();
+  in.task_dir = paths_.dir;
+  in.working_dir = run_.workdir.empty() ? paths_.dir : run_.workdir;
+  in.gpu_uuids = gpu_uuids(config_, run_.gpu_ids);
+  in.attempt = task_.execution_info.retry_count;
+  ChildSpec spec{trim_newline(*command), build_task_environment(in), in.working_dir,
+                 paths_.stdout_txt, paths_.stderr_txt};
+  auto child = spawn_task_process(spec);
+  if (!child) return child.error();
+  if (auto r = record_running(*child); !r) {
+    terminate_group(child->pgid, std::chrono::seconds(1), reap_once);
+    return r.error();
+  }
+  log(fmt::format("attempt {} started: pid {}", task_.execution_info.retry_count, child->pid));
+  return child;
+}
+
+Result<void> Supervision::record_running(const ChildInfo& child) {
+  return store_.write(
+      [&]() -> Result<void> {
+        run_.pid = child.pid;
+        run_.pgid = child.pgid;
+        run_.start_ticks = child.start_ticks;
+        if (auto r = store_.upsert_local_run(run_); !r) return r;
+        task_.previous_state = task_.state;
+        task_.state = TaskState::Running;
+        task_.state_transition_time = task_.execution_info.start_time = clock_.now();
+        task_.execution_info.end_time.reset();
+        return store_.upsert_task(task_);
+      },
+      Durability::Intent);
+}
+
+Result<bool> Supervision::stop_requested() {
+  auto run = store_.local_run(args_.job, args_.task);
+  if (!run) return run.error();
+  if (!run->has_value()) return true;
+  run_.stop_requested = (*run)->stop_requested;
+  run_.grace_seconds = (*run)->grace_seconds;
+  return run_.stop_requested;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,108 @@
+// Waiting for an attempt: signals, the wall-clock limit and stop escalation.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "supervision.hpp"
+
+namespace trainyard {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Waits up to `ms` for SIGCHLD, SIGTERM or SIGINT; returns the signal or 0 on timeout.
+int wait_signal(milliseconds ms) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGTERM, SIGINT, SIGCHLD}) sigaddset(&set, sig);
+  timespec ts{static_cast<time_t>(ms.count() / 1000),
+              static_cast<long>((ms.count() % 1000) * 1000000)};
+  int sig = sigtimedwait(&set, nullptr, &ts);
+  return sig > 0 ? sig : 0;
+}
+
+// Reaps children; returns the status of `pid` once it has exited.
+std::optional<ExitStatus> reap_until(pid_t pid) {
+  std::optional<ExitStatus> out;
+  int status = 0;
+  for (pid_t p; (p = waitpid(-1, &status, WNOHANG)) > 0;) {
+    if (p == pid) out = decode_wait_status(status);
+  }
+  return out;
+}
+
+void reap_once() {
+  reap_any_children();
+}
+
+}  // namespace
+
+void Supervision::start_kill_timer(pid_t pgid) {
+  (void)signal_group(pgid, SIGTERM);
+  if (!kill_deadline_)
+    kill_deadline_ = SteadyClock::now() + std::chrono::seconds(run_.grace_seconds);
+}
+
+bool Supervision::handle_signal(int sig, pid_t pgid) {
+  if (sig != SIGTERM && sig != SIGINT) return false;
+  auto stop = stop_requested();
+  (void)stop;  // A bare SIGTERM (e.g. system shutdown) is a stop too.
+  stopping_ = true;
+  log("stop requested: SIGTERM to the task's process group");
+  start_kill_timer(pgid);
+  return true;
+}
+
+void Supervision::check_deadlines(pid_t pgid) {
+  auto now = SteadyClock::now();
+  if (wall_deadline_ && now >= *wall_deadline_ && !timed_out_ && !stopping_) {
+    timed_out_ = true;
+    log("maxWallClockTime reached: SIGTERM to the task's process group");
+    start_kill_timer(pgid);
+  }
+  if (kill_deadline_ && now >= *kill_deadline_) {
+    log("grace period over: SIGKILL to the task's process group");
+    (void)signal_group(pgid, SIGKILL);
+    kill_deadline_ = now + std::chrono::hours(24);
+  }
+}
+
+AttemptOutcome Supervision::wait_attempt(const ChildInfo& child) {
+  if (stopping_) start_kill_timer(child.pgid);
+  for (;;) {
+    if (auto done = reap_until(child.pid)) {
+      // The leader is gone; anything left in its group would become an orphan.
+      if (group_alive(child.pgid)) terminate_group(child.pgid, milliseconds(2000), reap_once);
+      AttemptOutcome out{*done, stopping_, timed_out_ && !stopping_};
+      kill_deadline_.reset();
+      return out;
+    }
+    handle_signal(wait_signal(milliseconds(250)), child.pgid);
+    check_deadlines(child.pgid);
+  }
+}
+
+AttemptOutcome Supervision::watch_adopted() {
+  auto pid = static_cast<pid_t>(run_.pid);
+  auto pgid = static_cast<pid_t>(run_.pgid);
+  if (stop_requested().value_or(false)) {
+    stopping_ = true;
+    start_kill_timer(pgid);
+  }
+  while (process_matches(pid, run_.start_ticks)) {
+    handle_signal(wait_signal(milliseconds(250)), pgid);
+    check_deadlines(pgid);
+    reap_any_children();
+  }
+  if (group_alive(pgid)) terminate_group(pgid, milliseconds(2000), reap_once);
+  AttemptOutcome out;
+  out.stopped = stopping_;
+  out.timed_out = timed_out_ && !stopping_;
+  out.unknown_exit = true;
+  return out;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,135 @@
+#include "local/task_environment.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+extern char** environ;
+
+namespace trainyard {
+namespace {
+
+constexpr const char* kSecretNames[] = {
+    "AZURE_BATCH_ACCESS_KEY",  "AZURE_CLIENT_SECRET",
+    "AZURE_STORAGE_KEY",       "AZURE_STORAGE_CONNECTION_STRING",
+    "AZURE_STORAGE_SAS_TOKEN", "AZURE_CLIENT_CERTIFICATE_PASSWORD",
+    "TRAINYARD_EMULATOR_KEY",  "AZURE_PASSWORD",
+};
+
+std::string name_of(const std::string& entry) {
+  return entry.substr(0, entry.find('='));
+}
+
+// Ordered map keeps the environment deterministic for tests and `ps e` readers.
+void set_var(std::map<std::string, std::string>& env, const std::string& name, std::string value) {
+  env[name] = std::move(value);
+}
+
+}  // namespace
+
+bool is_secret_variable(const std::string& name) {
+  return std::any_of(std::begin(kSecretNames), std::end(kSecretNames),
+                     [&](const char* s) { return name == s; });
+}
+
+std::vector<std::string> scrub_environment(const std::vector<std::string>& env) {
+  std::vector<std::string> out;
+  for (const auto& e : env) {
+    if (e.find('=') != std::string::npos && !is_secret_variable(name_of(e))) out.push_back(e);
+  }
+  return out;
+}
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) out.emplace_back(*e);
+  return out;
+}
+
+std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in) {
+  std::map<std::string, std::string> env;
+  for (const auto& e : in.submitter_env) {
+    auto eq = e.find('=');
+    if (eq != std::string::npos) env[e.substr(0, eq)] = e.substr(eq + 1);
+  }
+  set_var(env, "PYTHONUNBUFFERED", "1");
+  for (const auto& nv : in.task->environment_settings) set_var(env, nv.name, nv.value);
+  set_var(env, "AZ_BATCH_ACCOUNT_NAME", kLocalAccount);
+  set_var(env, "AZ_BATCH_POOL_ID", kLocalPool);
+  set_var(env, "AZ_BATCH_NODE_ID", in.node_id);
+  set_var(env, "AZ_BATCH_JOB_ID", in.task->job_id);
+  set_var(env, "AZ_BATCH_TASK_ID", in.task->id);
+  set_var(env, "AZ_BATCH_TASK_DIR", in.task_dir);
+  set_var(env, "AZ_BATCH_TASK_WORKING_DIR", in.working_dir);
+  set_var(env, "AZ_BATCH_NODE_ROOT_DIR",
+          std::filesystem::path(in.task_dir).parent_path().parent_path().string());
+  set_var(env, "AZ_BATCH_TASK_RETRY_COUNT", std::to_string(in.attempt));
+  set_var(env, "AZ_BATCH_HOST_LIST", "127.0.0.1");
+  set_var(env, "AZ_BATCH_NODE_IS_DEDICATED", "true");
+  if (!in.gpu_uuids.empty()) {
+    std::string joined;
+    for (const auto& u : in.gpu_uuids) joined += (joined.empty() ? "" : ",") + u;
+    set_var(env, "CUDA_VISIBLE_DEVICES", joined);
+  }
+  std::vector<std::string> out;
+  for (const auto& [k, v] : env) out.push_back(k + "=" + v);
+  return out;
+}
+
+RunPaths run_paths(const std::string& data_dir, const std::string& job, const std::string& task) {
+  RunPaths p;
+  p.dir = fmt::format("{}/runs/{}/{}", data_dir, job, task);
+  p.command = p.dir + "/command.sh";
+  p.environment = p.dir + "/environment";
+  p.stdout_txt = p.dir + "/stdout.txt";
+  p.stderr_txt = p.dir + "/stderr.txt";
+  p.supervisor_log = p.dir + "/supervisor.txt";
+  return p;
+}
+
+Result<void> write_file_atomic(const std::string& path, const std::string& content, int mode) {
+  std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return make_error(ErrorKind::Io, fmt::format("{}: {}", tmp, std::strerror(errno)));
+  bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
+  ok = ok && ::fchmod(fd, static_cast<mode_t>(mode)) == 0 && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    ::unlink(tmp.c_str());
+    return make_error(ErrorKind::Io, fmt::format("{}: {}", path, std::strerror(errno)));
+  }
+  return ok_result();
+}
+
+Result<std::string> read_small_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(ErrorKind::Io, fmt::format("{}: cannot read", path));
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+Result<void> make_directories(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) return make_error(ErrorKind::Io, fmt::format("{}: {}", path, ec.message()));
+  return ok_result();
+}
+
+void keep_attempt_logs(const RunPaths& paths, int finished_attempt) {
+  for (const auto& [from, stem] :
+       {std::pair{paths.stdout_txt, "stdout"}, {paths.stderr_txt, "stderr"}}) {
+    auto to = fmt::format("{}/{}.attempt-{}.txt", paths.dir, stem, finished_attempt);
+    std::error_code ec;
+    std::filesystem::rename(from, to, ec);
+  }
+}
+
+}  // namespace trainyard

@@ -1,0 +1,115 @@
+// Jobs and their metadata.
+#include "statement.hpp"
+#include "store/store.hpp"
+
+namespace trainyard {
+namespace {
+
+constexpr const char* kJobColumns =
+    "account, id, display_name, pool_id, state, priority, creation_time, state_transition_time";
+
+Job read_job(const detail::Stmt& s) {
+  Job j;
+  j.account = s.text(0);
+  j.id = s.text(1);
+  j.display_name = s.text(2);
+  j.pool_id = s.text(3);
+  j.state = s.wire(4, JobState::Active);
+  j.priority = s.i32(5);
+  j.creation_time = s.opt_time(6);
+  j.state_transition_time = s.opt_time(7);
+  return j;
+}
+
+Result<void> write_metadata(detail::StatementCache& c, const Job& j) {
+  auto del =
+      c.get("DELETE FROM job_metadata WHERE account = ?1 AND job_id = ?2", "upsert job metadata");
+  if (!del) return del.error();
+  TY_TRY(del->bind(1, j.account).bind(2, j.id).run());
+  for (size_t i = 0; i < j.metadata.size(); ++i) {
+    auto ins = c.get(
+        "INSERT INTO job_metadata(account, job_id, ord, name, value) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "upsert job metadata");
+    if (!ins) return ins.error();
+    ins->bind(1, j.account).bind(2, j.id).bind(3, static_cast<int64_t>(i));
+    TY_TRY(ins->bind(4, j.metadata[i].name).bind(5, j.metadata[i].value).run());
+  }
+  return ok_result();
+}
+
+Result<void> load_metadata(detail::StatementCache& c, Job& j) {
+  auto s =
+      c.get("SELECT name, value FROM job_metadata WHERE account = ?1 AND job_id = ?2 ORDER BY ord",
+            "read job metadata");
+  if (!s) return s.error();
+  s->bind(1, j.account).bind(2, j.id);
+  auto rows = detail::collect<NameValue>(*s, [](const detail::Stmt& r) {
+    return NameValue{r.text(0), r.text(1)};
+  });
+  if (!rows) return rows.error();
+  j.metadata = std::move(*rows);
+  return ok_result();
+}
+
+}  // namespace
+
+Result<void> Store::upsert_job(const Job& j) {
+  return atomic([&]() -> Result<void> {
+    auto s = cache_->get(std::string("INSERT OR REPLACE INTO jobs(") + kJobColumns +
+                             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                         "upsert job");
+    if (!s) return s.error();
+    s->bind(1, j.account).bind(2, j.id).bind(3, j.display_name).bind(4, j.pool_id);
+    s->bind(5, j.state).bind(6, j.priority).bind(7, j.creation_time);
+    TY_TRY(s->bind(8, j.state_transition_time).run());
+    return write_metadata(*cache_, j);
+  });
+}
+
+Result<std::optional<Job>> Store::job(const std::string& account, const std::string& id) {
+  std::optional<Job> out;
+  TY_TRY(read([&]() -> Result<void> {
+    auto s = cache_->get(
+        std::string("SELECT ") + kJobColumns + " FROM jobs WHERE account = ?1 AND id = ?2",
+        "read job");
+    if (!s) return s.error();
+    auto row = s->bind(1, account).bind(2, id).step();
+    if (!row) return row.error();
+    if (!*row) return ok_result();
+    out = read_job(*s);
+    return load_metadata(*cache_, *out);
+  }));
+  return out;
+}
+
+Result<std::vector<Job>> Store::jobs(const std::string& account) {
+  std::vector<Job> out;
+  TY_TRY(read([&]() -> Result<void> {
+    auto s = cache_->get(std::string("SELECT ") + kJobColumns +
+                             " FROM jobs WHERE account = ?1 ORDER BY creation_time DESC, id",
+                         "list jobs");
+    if (!s) return s.error();
+    s->bind(1, account);
+    auto rows = detail::collect<Job>(*s, read_job);
+    if (!rows) return rows.error();
+    out = std::move(*rows);
+    for (auto& j : out) TY_TRY(load_metadata(*cache_, j));
+    return ok_result();
+  }));
+  return out;
+}
+
+Result<void> Store::delete_job(const std::string& account, const std::string& id) {
+  return atomic([&]() -> Result<void> {
+    TY_TRY(delete_task_rows(account, id, nullptr));
+    for (const char* sql : {"DELETE FROM job_metadata WHERE account = ?1 AND job_id = ?2",
+                            "DELETE FROM jobs WHERE account = ?1 AND id = ?2"}) {
+      auto s = cache_->get(sql, "delete job");
+      if (!s) return s.error();
+      TY_TRY(s->bind(1, account).bind(2, id).run());
+    }
+    return ok_result();
+  });
+}
+
+}  // namespace trainyard

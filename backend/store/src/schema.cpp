@@ -1,0 +1,265 @@
+#include "schema.hpp"
+
+#include <fmt/format.h>
+
+#include <string_view>
+#include <vector>
+
+#include "statement.hpp"
+
+namespace trainyard::detail {
+namespace {
+
+// Version 1: the whole model. Child rows are keyed by (account, job_id, task_id) text rather
+// than foreign keys: sync may write files, offsets or metrics before their task, and the
+// store deletes dependents itself (delete_job/delete_task), so foreign_keys stays off.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE accounts(
+  name TEXT PRIMARY KEY, kind TEXT NOT NULL, endpoint TEXT NOT NULL DEFAULT '');
+CREATE TABLE pools(
+  account TEXT NOT NULL, id TEXT NOT NULL, display_name TEXT NOT NULL DEFAULT '',
+  vm_size TEXT NOT NULL DEFAULT '', state TEXT NOT NULL, allocation_state TEXT NOT NULL,
+  current_dedicated_nodes INTEGER NOT NULL DEFAULT 0,
+  target_dedicated_nodes INTEGER NOT NULL DEFAULT 0,
+  current_low_priority_nodes INTEGER NOT NULL DEFAULT 0,
+  target_low_priority_nodes INTEGER NOT NULL DEFAULT 0,
+  task_slots_per_node INTEGER NOT NULL DEFAULT 1,
+  creation_time INTEGER, state_transition_time INTEGER,
+  PRIMARY KEY(account, id)) WITHOUT ROWID;
+CREATE TABLE nodes(
+  account TEXT NOT NULL, pool_id TEXT NOT NULL, id TEXT NOT NULL, state TEXT NOT NULL,
+  scheduling_state TEXT NOT NULL, vm_size TEXT NOT NULL DEFAULT '',
+  ip_address TEXT NOT NULL DEFAULT '', running_tasks_count INTEGER NOT NULL DEFAULT 0,
+  running_task_slots_count INTEGER NOT NULL DEFAULT 0,
+  total_tasks_run INTEGER NOT NULL DEFAULT 0, task_slots INTEGER NOT NULL DEFAULT 1,
+  state_transition_time INTEGER,
+  PRIMARY KEY(account, pool_id, id)) WITHOUT ROWID;
+CREATE TABLE jobs(
+  account TEXT NOT NULL, id TEXT NOT NULL, display_name TEXT NOT NULL DEFAULT '',
+  pool_id TEXT NOT NULL DEFAULT '', state TEXT NOT NULL, priority INTEGER NOT NULL DEFAULT 0,
+  creation_time INTEGER, state_transition_time INTEGER,
+  PRIMARY KEY(account, id)) WITHOUT ROWID;
+CREATE INDEX jobs_by_creation ON jobs(account, creation_time DESC, id);
+CREATE TABLE job_metadata(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, ord INTEGER NOT NULL, name TEXT NOT NULL,
+  value TEXT NOT NULL, PRIMARY KEY(account, job_id, ord)) WITHOUT ROWID;
+CREATE TABLE tasks(
+  pk INTEGER PRIMARY KEY,
+  account TEXT NOT NULL, job_id TEXT NOT NULL, id TEXT NOT NULL,
+  display_name TEXT NOT NULL DEFAULT '', command_line TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL,
+  state_rank INTEGER GENERATED ALWAYS AS (CASE state WHEN 'active' THEN 0
+    WHEN 'preparing' THEN 1 WHEN 'running' THEN 2 WHEN 'completed' THEN 3 ELSE 4 END) VIRTUAL,
+  creation_time INTEGER, state_transition_time INTEGER, previous_state TEXT,
+  max_wall_clock_us INTEGER, max_task_retry_count INTEGER NOT NULL DEFAULT 0,
+  required_slots INTEGER NOT NULL DEFAULT 1,
+  start_time INTEGER, end_time INTEGER, exit_code INTEGER, result TEXT,
+  failure_category TEXT, failure_code TEXT, failure_message TEXT,
+  retry_count INTEGER NOT NULL DEFAULT 0, last_retry_time INTEGER,
+  requeue_count INTEGER NOT NULL DEFAULT 0,
+  node_pool_id TEXT, node_id TEXT, node_root_dir TEXT,
+  UNIQUE(account, job_id, id));
+-- A job's tasks in display order, and its counts by state (state_rank prefix).
+CREATE INDEX tasks_by_job_order ON tasks(account, job_id, state_rank, creation_time, id);
+-- The same across an account (job_id empty in a TaskQuery).
+CREATE INDEX tasks_by_account_order ON tasks(account, state_rank, creation_time, id, job_id);
+CREATE TABLE task_env(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, ord INTEGER NOT NULL,
+  name TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY(account, job_id, task_id, ord)) WITHOUT ROWID;
+CREATE TABLE task_deps(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, ord INTEGER NOT NULL,
+  depends_on TEXT NOT NULL,
+  PRIMARY KEY(account, job_id, task_id, ord)) WITHOUT ROWID;
+CREATE TABLE task_files(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, name TEXT NOT NULL,
+  size INTEGER NOT NULL DEFAULT 0, is_directory INTEGER NOT NULL DEFAULT 0,
+  last_modified INTEGER,
+  PRIMARY KEY(account, job_id, task_id, name)) WITHOUT ROWID;
+CREATE TABLE log_offsets(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, file TEXT NOT NULL,
+  offset INTEGER NOT NULL,
+  PRIMARY KEY(account, job_id, task_id, file)) WITHOUT ROWID;
+-- One row per (task, metric name); its id orders names by first appearance.
+CREATE TABLE metric_series(
+  id INTEGER PRIMARY KEY, account TEXT NOT NULL, job_id TEXT NOT NULL,
+  task_id TEXT NOT NULL, name TEXT NOT NULL,
+  UNIQUE(account, job_id, task_id, name));
+CREATE TABLE metric_points(
+  series_id INTEGER NOT NULL, step REAL NOT NULL, value REAL NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX metric_points_by_step ON metric_points(series_id, step);
+CREATE TABLE state_history(
+  id INTEGER PRIMARY KEY, account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL,
+  from_state TEXT NOT NULL, to_state TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE INDEX state_history_by_task ON state_history(account, job_id, task_id, id);
+CREATE TABLE local_runs(
+  job_id TEXT NOT NULL, task_id TEXT NOT NULL, run_dir TEXT NOT NULL, workdir TEXT NOT NULL,
+  gpu_ids TEXT NOT NULL DEFAULT '', attempt INTEGER NOT NULL DEFAULT 0,
+  supervisor_pid INTEGER NOT NULL DEFAULT 0, supervisor_start INTEGER NOT NULL DEFAULT 0,
+  pid INTEGER NOT NULL DEFAULT 0, pgid INTEGER NOT NULL DEFAULT 0,
+  start_ticks INTEGER NOT NULL DEFAULT 0, stop_requested INTEGER NOT NULL DEFAULT 0,
+  grace_seconds INTEGER NOT NULL DEFAULT 10,
+  PRIMARY KEY(job_id, task_id)) WITHOUT ROWID;
+)sql";
+
+// Forward migrations, applied in order; append new steps, never edit shipped ones.
+const std::vector<const char*>& migrations() {
+  static const std::vector<const char*> steps = {kSchemaV1};
+  return steps;
+}
+
+// External-content FTS5 over tasks. The trigram tokenizer (SQLite >= 3.34) answers
+// case-insensitive substring queries of >= 3 characters.
+//
+// New and renamed tasks are queued in task_fts_pending and indexed in one statement when the
+// write transaction ends (flush_substring_index): FTS5 flushes its buffer at every statement
+// savepoint, so indexing row by row from a trigger made a 100,000-task sync ~5x slower.
+// A row still queued has no index entry, so the triggers only 'delete' rows not queued.
+constexpr const char* kFtsSql = R"sql(
+CREATE VIRTUAL TABLE task_fts USING fts5(
+  id, display_name, command_line, content='tasks', content_rowid='pk', tokenize='trigram',
+  columnsize=0);
+CREATE TABLE task_fts_pending(pk INTEGER PRIMARY KEY);
+CREATE TRIGGER tasks_fts_insert AFTER INSERT ON tasks BEGIN
+  INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk);
+END;
+CREATE TRIGGER tasks_fts_delete AFTER DELETE ON tasks BEGIN
+  INSERT INTO task_fts(task_fts, rowid, id, display_name, command_line)
+  SELECT 'delete', old.pk, old.id, old.display_name, old.command_line
+  WHERE NOT EXISTS (SELECT 1 FROM task_fts_pending WHERE pk = old.pk);
+  DELETE FROM task_fts_pending WHERE pk = old.pk;
+END;
+-- Upserts rewrite every column; re-index only when the searched text really changed.
+CREATE TRIGGER tasks_fts_update AFTER UPDATE OF id, display_name, command_line ON tasks
+WHEN old.id IS NOT new.id OR old.display_name IS NOT new.display_name
+  OR old.command_line IS NOT new.command_line BEGIN
+  INSERT INTO task_fts(task_fts, rowid, id, display_name, command_line)
+  SELECT 'delete', old.pk, old.id, old.display_name, old.command_line
+  WHERE NOT EXISTS (SELECT 1 FROM task_fts_pending WHERE pk = old.pk);
+  INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk);
+END;
+INSERT INTO task_fts(task_fts) VALUES ('rebuild');
+)sql";
+
+constexpr const char* kFlushSql = R"sql(
+INSERT INTO task_fts(rowid, id, display_name, command_line)
+  SELECT t.pk, t.id, t.display_name, t.command_line
+  FROM task_fts_pending p JOIN tasks t ON t.pk = p.pk;
+DELETE FROM task_fts_pending;
+)sql";
+
+Result<int> user_version(sqlite3* db) {
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, nullptr) != SQLITE_OK) {
+    return db_error(db, "read schema version");
+  }
+  Stmt stmt(s, "read schema version", nullptr);
+  auto row = stmt.step();
+  if (!row) return row.error();
+  return *row ? stmt.i32(0) : 0;
+}
+
+Result<bool> table_exists(sqlite3* db, const char* name) {
+  sqlite3_stmt* s = nullptr;
+  const char* sql = "SELECT 1 FROM sqlite_master WHERE name = ?1";
+  if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
+    return db_error(db, "read schema");
+  }
+  Stmt stmt(s, "read schema", nullptr);
+  return stmt.bind(1, name).step();
+}
+
+Error too_new(const std::string& path, int found) {
+  return make_error(ErrorKind::Db,
+                    fmt::format("{}: schema version {} is newer than this trainyard knows ({}); "
+                                "upgrade trainyard",
+                                path, found, latest_schema_version()));
+}
+
+// Applies the steps after `from`; the caller holds the write lock.
+Result<void> apply_steps(sqlite3* db, int from) {
+  const auto& steps = migrations();
+  for (int v = from + 1; v <= latest_schema_version(); ++v) {
+    auto what = fmt::format("migrate schema to version {}", v);
+    TY_TRY(exec(db, steps[static_cast<size_t>(v - 1)], what));
+    TY_TRY(exec(db, fmt::format("PRAGMA user_version = {}", v).c_str(), what));
+  }
+  return ok_result();
+}
+
+}  // namespace
+
+int latest_schema_version() {
+  return static_cast<int>(migrations().size());
+}
+
+Result<void> check_is_ours(sqlite3* db, const std::string& path) {
+  auto v = user_version(db);
+  if (!v) return v.error();
+  if (*v != 0) return ok_result();
+  // Version 0 with tables: another program's database. Ours always sets the version in the
+  // transaction that creates its tables.
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &s, nullptr) != SQLITE_OK) {
+    return db_error(db, "read schema");
+  }
+  Stmt any(s, "read schema", nullptr);
+  auto row = any.step();
+  if (!row) return row.error();
+  if (!*row) return ok_result();
+  return make_error(ErrorKind::Db,
+                    fmt::format("{}: not a trainyard database (it has tables but no schema "
+                                "version); move it away or pick another --data-dir",
+                                path));
+}
+
+Result<int> migrate(sqlite3* db, const std::string& path) {
+  auto v = user_version(db);
+  if (!v) return v.error();
+  if (*v > latest_schema_version()) return too_new(path, *v);
+  if (*v == latest_schema_version()) return *v;  // the common case takes no write lock
+  TY_TRY(exec(db, "BEGIN IMMEDIATE", "migrate schema"));
+  // Another process may have migrated while we waited for the lock: read again.
+  v = user_version(db);
+  Result<void> r =
+      !v ? Result<void>(v.error())
+         : (*v > latest_schema_version() ? Result<void>(too_new(path, *v)) : apply_steps(db, *v));
+  if (!r) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return r.error();
+  }
+  TY_TRY(exec(db, "COMMIT", "migrate schema"));
+  return latest_schema_version();
+}
+
+Result<bool> ensure_substring_index(sqlite3* db) {
+  auto present = table_exists(db, "task_fts");
+  if (!present || *present) return present;
+  TY_TRY(exec(db, "BEGIN IMMEDIATE", "create substring index"));
+  present = table_exists(db, "task_fts");
+  if (present && !*present) {
+    // An SQLite without FTS5 or trigram fails here; queries then fall back to LIKE.
+    present = exec(db, kFtsSql, "create substring index").ok();
+  }
+  if (!present || !*present) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    return present;
+  }
+  TY_TRY(exec(db, "COMMIT", "create substring index"));
+  return true;
+}
+
+Result<void> flush_substring_index(sqlite3* db) {
+  // The common case (no task written) costs one primary-key probe.
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM task_fts_pending LIMIT 1", -1, &s, nullptr) !=
+      SQLITE_OK) {
+    return db_error(db, "update substring index");
+  }
+  Stmt probe(s, "update substring index", nullptr);
+  auto pending = probe.step();
+  if (!pending) return pending.error();
+  return *pending ? exec(db, kFlushSql, "update substring index") : ok_result();
+}
+
+}  // namespace trainyard::detail

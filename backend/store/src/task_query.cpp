@@ -1,0 +1,124 @@
+// Task lists, counts and the substring filter.
+#include "schema.hpp"
+#include "statement.hpp"
+#include "store/store.hpp"
+#include "task_rows.hpp"
+
+namespace trainyard {
+namespace {
+
+// Parameters: ?1 account, ?2 job, ?3 state rank, ?4 substring, ?5 limit, ?6 offset.
+enum class Substring { None, Like, Fts };
+
+// The trigram index only answers patterns of at least 3 characters (code points).
+bool long_enough_for_fts(std::string_view s) {
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return chars >= 3;
+}
+
+Substring substring_mode(const TaskQuery& q, bool has_fts) {
+  if (q.substring.empty()) return Substring::None;
+  return has_fts && long_enough_for_fts(q.substring) ? Substring::Fts : Substring::Like;
+}
+
+// An FTS5 string literal: the whole pattern as one phrase, so operators in it mean nothing.
+std::string fts_phrase(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// `%…%` with LIKE's wildcards (and the escape character itself) escaped.
+std::string like_pattern(const std::string& s) {
+  std::string out = "%";
+  for (char c : s) {
+    if (c == '%' || c == '_' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "%";
+}
+
+std::string where_clause(const TaskQuery& q, Substring mode) {
+  std::string w = " WHERE account = ?1";
+  if (!q.job.empty()) w += " AND job_id = ?2";
+  if (q.state) w += " AND state_rank = ?3";
+  if (mode == Substring::Fts) {
+    w += " AND pk IN (SELECT rowid FROM task_fts WHERE task_fts MATCH ?4)";
+  } else if (mode == Substring::Like) {
+    // LIKE is case-insensitive for ASCII, like the trigram tokenizer.
+    w += " AND (id LIKE ?4 ESCAPE '\\' OR display_name LIKE ?4 ESCAPE '\\'"
+         " OR command_line LIKE ?4 ESCAPE '\\')";
+  }
+  return w;
+}
+
+void bind_filter(detail::Stmt& s, const TaskQuery& q, Substring mode) {
+  s.bind(1, q.account);
+  if (!q.job.empty()) s.bind(2, q.job);
+  if (q.state) s.bind(3, static_cast<int>(*q.state));  // enum order is the display order
+  if (mode == Substring::Fts) s.bind(4, fts_phrase(q.substring));
+  if (mode == Substring::Like) s.bind(4, like_pattern(q.substring));
+}
+
+}  // namespace
+
+Result<std::vector<Task>> Store::tasks(const TaskQuery& q) {
+  auto mode = substring_mode(q, has_fts_);
+  // Matches the indexes: within a job, job_id is fixed; across jobs it breaks ties last.
+  std::string order = " ORDER BY state_rank, creation_time, id";
+  if (q.job.empty()) order += ", job_id";
+  std::string sql = "SELECT " + detail::task_columns() + " FROM tasks" + where_clause(q, mode) +
+                    order + " LIMIT ?5 OFFSET ?6";
+  // Inside write(), tasks written so far are still queued for the index.
+  if (mode == Substring::Fts && in_write_) TY_TRY(detail::flush_substring_index(db_));
+  std::vector<Task> out;
+  TY_TRY(read([&]() -> Result<void> {
+    auto s = cache_->get(sql, "list tasks");
+    if (!s) return s.error();
+    bind_filter(*s, q, mode);
+    s->bind(5, q.limit < 0 ? int64_t{-1} : q.limit).bind(6, q.offset < 0 ? 0 : q.offset);
+    auto rows = detail::collect<Task>(*s, detail::read_task);
+    if (!rows) return rows.error();
+    out = std::move(*rows);
+    for (auto& t : out) TY_TRY(load_task_lists(t));
+    return ok_result();
+  }));
+  return out;
+}
+
+Result<int64_t> Store::count_tasks(const TaskQuery& q) {
+  auto mode = substring_mode(q, has_fts_);
+  if (mode == Substring::Fts && in_write_) TY_TRY(detail::flush_substring_index(db_));
+  auto s = cache_->get("SELECT count(*) FROM tasks" + where_clause(q, mode), "count tasks");
+  if (!s) return s.error();
+  bind_filter(*s, q, mode);
+  auto row = s->step();
+  if (!row) return row.error();
+  return *row ? s->i64(0) : 0;
+}
+
+Result<std::map<TaskState, int64_t>> Store::task_counts(const std::string& account,
+                                                        const std::string& job) {
+  // Grouping by state_rank reads only the ordering index.
+  std::string sql = "SELECT state_rank, count(*) FROM tasks WHERE account = ?1";
+  sql += job.empty() ? " GROUP BY state_rank" : " AND job_id = ?2 GROUP BY state_rank";
+  auto s = cache_->get(sql, "count tasks by state");
+  if (!s) return s.error();
+  s->bind(1, account);
+  if (!job.empty()) s->bind(2, job);
+  std::map<TaskState, int64_t> out;
+  for (auto st :
+       {TaskState::Active, TaskState::Preparing, TaskState::Running, TaskState::Completed}) {
+    out[st] = 0;
+  }
+  for (;;) {
+    auto row = s->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    int rank = s->i32(0);
+    if (rank >= 0 && rank <= 3) out[static_cast<TaskState>(rank)] += s->i64(1);
+  }
+}
+
+}  // namespace trainyard

@@ -1,0 +1,91 @@
+#include "task_rows.hpp"
+
+namespace trainyard::detail {
+namespace {
+
+void read_execution(const Stmt& s, ExecutionInfo& e) {
+  e.start_time = s.opt_time(12);
+  e.end_time = s.opt_time(13);
+  e.exit_code = s.opt_i32(14);
+  e.result = s.opt_wire<TaskResult>(15);
+  if (!s.is_null(16)) {
+    e.failure_info = FailureInfo{s.wire(16, ErrorCategory::UserError), s.text(17), s.text(18)};
+  }
+  e.retry_count = s.i32(19);
+  e.last_retry_time = s.opt_time(20);
+  e.requeue_count = s.i32(21);
+}
+
+void bind_execution(Stmt& s, const ExecutionInfo& e) {
+  s.bind(13, e.start_time).bind(14, e.end_time).bind(15, e.exit_code).bind(16, e.result);
+  if (e.failure_info) {
+    const auto& f = *e.failure_info;
+    s.bind(17, f.category).bind(18, f.code).bind(19, f.message);
+  } else {
+    s.bind(17, std::nullopt).bind(18, std::nullopt).bind(19, std::nullopt);
+  }
+  s.bind(20, e.retry_count).bind(21, e.last_retry_time).bind(22, e.requeue_count);
+}
+
+}  // namespace
+
+const std::string& task_columns() {
+  static const std::string cols = [] {
+    std::string out;
+    for (const char* c : kTaskColumnList) out += (out.empty() ? "" : ", ") + std::string(c);
+    return out;
+  }();
+  return cols;
+}
+
+const std::string& task_upsert_sql() {
+  static const std::string sql = [] {
+    std::string params, set;
+    for (size_t i = 0; i < kTaskColumnList.size(); ++i) {
+      params += (i ? ", ?" : "?") + std::to_string(i + 1);
+      if (i < 3) continue;  // the key
+      set += (set.empty() ? "" : ", ") + std::string(kTaskColumnList[i]) + " = excluded." +
+             kTaskColumnList[i];
+    }
+    return "INSERT INTO tasks(" + task_columns() + ") VALUES (" + params +
+           ") ON CONFLICT(account, job_id, id) DO UPDATE SET " + set;
+  }();
+  return sql;
+}
+
+Task read_task(const Stmt& s) {
+  Task t;
+  t.account = s.text(0);
+  t.job_id = s.text(1);
+  t.id = s.text(2);
+  t.display_name = s.text(3);
+  t.command_line = s.text(4);
+  t.state = s.wire(5, TaskState::Active);
+  t.creation_time = s.opt_time(6);
+  t.state_transition_time = s.opt_time(7);
+  t.previous_state = s.opt_wire<TaskState>(8);
+  if (!s.is_null(9)) t.constraints.max_wall_clock_time = Duration(s.i64(9));
+  t.constraints.max_task_retry_count = s.i32(10);
+  t.required_slots = s.i32(11);
+  read_execution(s, t.execution_info);
+  // node_pool_id is NULL exactly when the task has no nodeInfo.
+  if (!s.is_null(22)) t.node_info = TaskNodeInfo{s.text(22), s.text(23), s.text(24)};
+  return t;
+}
+
+void bind_task(Stmt& s, const Task& t) {
+  s.bind(1, t.account).bind(2, t.job_id).bind(3, t.id).bind(4, t.display_name);
+  s.bind(5, t.command_line).bind(6, t.state).bind(7, t.creation_time);
+  s.bind(8, t.state_transition_time).bind(9, t.previous_state);
+  s.bind(10, t.constraints.max_wall_clock_time).bind(11, t.constraints.max_task_retry_count);
+  s.bind(12, t.required_slots);
+  bind_execution(s, t.execution_info);
+  if (t.node_info) {
+    s.bind(23, t.node_info->pool_id).bind(24, t.node_info->node_id);
+    s.bind(25, t.node_info->task_root_directory);
+  } else {
+    s.bind(23, std::nullopt).bind(24, std::nullopt).bind(25, std::nullopt);
+  }
+}
+
+}  // namespace trainyard::detail

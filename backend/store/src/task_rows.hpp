@@ -1,0 +1,50 @@
+// The tasks table's columns and row decoding, shared by tasks.cpp and task_query.cpp.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "core/entities.hpp"
+#include "statement.hpp"
+
+namespace trainyard::detail {
+
+/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?25); the first
+/// three are the key.
+inline constexpr std::array<const char*, 25> kTaskColumnList = {"account",
+                                                                "job_id",
+                                                                "id",
+                                                                "display_name",
+                                                                "command_line",
+                                                                "state",
+                                                                "creation_time",
+                                                                "state_transition_time",
+                                                                "previous_state",
+                                                                "max_wall_clock_us",
+                                                                "max_task_retry_count",
+                                                                "required_slots",
+                                                                "start_time",
+                                                                "end_time",
+                                                                "exit_code",
+                                                                "result",
+                                                                "failure_category",
+                                                                "failure_code",
+                                                                "failure_message",
+                                                                "retry_count",
+                                                                "last_retry_time",
+                                                                "requeue_count",
+                                                                "node_pool_id",
+                                                                "node_id",
+                                                                "node_root_dir"};
+
+/// kTaskColumnList joined with ", ", for SELECT lists.
+const std::string& task_columns();
+/// The task upsert: INSERT … ON CONFLICT(key) DO UPDATE every other column.
+const std::string& task_upsert_sql();
+
+/// Decodes a row selected with kTaskColumns (lists left empty).
+Task read_task(const Stmt& s);
+/// Binds every kTaskColumns value of `t` as ?1 … ?25.
+void bind_task(Stmt& s, const Task& t);
+
+}  // namespace trainyard::detail

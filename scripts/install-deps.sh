@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what trainyard needs to build and test, on Debian 12 and Ubuntu 22.04/24.04.
+# Idempotent: only missing packages are installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libncurses-dev libsqlite3-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  libcurl4-openssl-dev libssl-dev libyaml-cpp-dev libcpp-httplib-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 tmux sqlite3
+)
+if [[ "${TRAINYARD_WITH_CLANG:-0}" == 1 ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

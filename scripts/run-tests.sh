@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds trainyard and runs every test: a g++ build with warnings as
+# errors, then a clang-14 build with ASan+UBSan. Prints how long each stage took.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+
+stage_start=$SECONDS
+stage() {
+  local name=$1; shift
+  local t0=$SECONDS
+  echo "=== stage: $name"
+  "$@"
+  echo "=== stage: $name took $((SECONDS - t0)) s"
+}
+
+format_check() {
+  local files
+  files=$(git ls-files '*.cpp' '*.hpp' 2>/dev/null || find . -name '*.[ch]pp' -not -path './build*')
+  # shellcheck disable=SC2086
+  clang-format --dry-run --Werror $files
+}
+
+curses_check() {
+  local n
+  n=$(grep -rlE '#\s*include\s*[<"](n?curses(w)?/)?n?curses\.h[>"]' --include='*.cpp' --include='*.hpp' \
+      app backend widgets themes tests bench 2>/dev/null | wc -l)
+  if ((n > 1)); then echo "curses is included from $n files; only app's ncurses terminal may"; return 1; fi
+}
+
+configure_gcc() {
+  cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_WERROR=ON >/dev/null
+}
+configure_asan() {
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address >/dev/null
+}
+run_ctest() {
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$1" --output-on-failure -j "$jobs" --timeout 600
+}
+
+TRAINYARD_WITH_CLANG=1 stage "install dependencies" scripts/install-deps.sh
+if command -v clang-format >/dev/null; then stage "clang-format" format_check; fi
+stage "curses confined to one file" curses_check
+stage "build g++ -Werror" bash -c "$(declare -f configure_gcc); configure_gcc && cmake --build build-ci -j $jobs"
+stage "tests (g++)" run_ctest build-ci
+stage "build clang-14 ASan+UBSan" bash -c "$(declare -f configure_asan); configure_asan && cmake --build build-asan -j $jobs"
+stage "tests (ASan+UBSan)" run_ctest build-asan
+echo "=== all stages took $((SECONDS - stage_start)) s"

@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "store/store.hpp"
+#include "temp_dir.hpp"
+
+namespace trainyard {
+namespace {
+
+using testing::TempDir;
+
+std::string pragma_text(sqlite3* db, const char* sql) {
+  sqlite3_stmt* s = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &s, nullptr), SQLITE_OK);
+  std::string out;
+  if (sqlite3_step(s) == SQLITE_ROW) out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+  sqlite3_finalize(s);
+  return out;
+}
+
+// Creates a plain SQLite file with the given user_version, as another program might.
+void make_db(const std::string& path, int version) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  std::string sql = "CREATE TABLE other(x); PRAGMA user_version = " + std::to_string(version);
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(StoreOpen, CreatesAndMigratesToLatest) {
+  TempDir dir;
+  auto s = Store::open(dir.file("cache.db"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_GE((*s)->schema_version(), 1);
+  EXPECT_EQ(pragma_text((*s)->handle(), "PRAGMA user_version"),
+            std::to_string((*s)->schema_version()));
+  EXPECT_EQ(pragma_text((*s)->handle(), "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(pragma_text((*s)->handle(), "PRAGMA synchronous"), "1");  // NORMAL
+  EXPECT_TRUE((*s)->has_substring_index());  // Debian 12's SQLite has FTS5 trigram
+}
+
+TEST(StoreOpen, ReopenIsIdempotentAndKeepsData) {
+  TempDir dir;
+  int version = 0;
+  {
+    auto s = Store::open(dir.file("cache.db"));
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    version = (*s)->schema_version();
+    ASSERT_TRUE((*s)->upsert_account({"acct", AccountKind::Batch, "https://x"}).ok());
+  }
+  for (int i = 0; i < 2; ++i) {
+    auto s = Store::open(dir.file("cache.db"));
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ((*s)->schema_version(), version);
+    auto accounts = (*s)->accounts();
+    ASSERT_TRUE(accounts.ok());
+    ASSERT_EQ(accounts->size(), 1u);
+    EXPECT_EQ((*accounts)[0].name, "acct");
+  }
+}
+
+TEST(StoreOpen, MigratesAnEmptyDatabase) {
+  TempDir dir;
+  auto path = dir.file("cache.db");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "PRAGMA page_size=4096; VACUUM", nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto s = Store::open(path);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_GE((*s)->schema_version(), 1);
+  EXPECT_TRUE((*s)->upsert_account({"a", AccountKind::Local, ""}).ok());
+}
+
+TEST(StoreOpen, RefusesAnotherProgramsDatabaseUntouched) {
+  TempDir dir;
+  auto path = dir.file("cache.db");
+  make_db(path, 0);
+  auto before = slurp(path);
+  auto s = Store::open(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("not a trainyard database"), std::string::npos)
+      << s.error().message;
+  EXPECT_NE(s.error().message.find(path), std::string::npos) << s.error().message;
+  EXPECT_EQ(slurp(path), before);
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+}
+
+TEST(StoreOpen, RefusesANewerSchema) {
+  TempDir dir;
+  auto path = dir.file("cache.db");
+  make_db(path, 999);
+  auto s = Store::open(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, ErrorKind::Db);
+  EXPECT_NE(s.error().message.find("999"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("newer"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find(path), std::string::npos) << s.error().message;
+}
+
+TEST(StoreOpen, RefusesGarbageAndLeavesItUntouched) {
+  TempDir dir;
+  auto path = dir.file("cache.db");
+  std::ostringstream garbage;
+  for (int i = 0; i < 200; ++i) garbage << "this is a text file, not a database " << i << "\n";
+  std::ofstream(path, std::ios::binary) << garbage.str();
+  auto s = Store::open(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, ErrorKind::Db);
+  EXPECT_NE(s.error().message.find(path), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find("not a database"), std::string::npos) << s.error().message;
+  EXPECT_EQ(s.error().message.find('\n'), std::string::npos);
+  EXPECT_EQ(slurp(path), garbage.str());
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(path + "-journal"));
+}
+
+TEST(StoreOpen, RefusesAShortGarbageFile) {
+  TempDir dir;
+  auto path = dir.file("cache.db");
+  std::ofstream(path, std::ios::binary) << "hello\n";
+  auto s = Store::open(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find(path), std::string::npos) << s.error().message;
+  EXPECT_EQ(slurp(path), "hello\n");
+}
+
+TEST(StoreOpen, MissingDirectoryIsAClearError) {
+  TempDir dir;
+  auto path = dir.file("no/such/dir/cache.db");
+  auto s = Store::open(path);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, ErrorKind::Db);
+  EXPECT_NE(s.error().message.find(path), std::string::npos) << s.error().message;
+}
+
+TEST(StoreOpen, InMemoryDatabaseWorks) {
+  auto s = Store::open(":memory:");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_GE((*s)->schema_version(), 1);
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -1,0 +1,81 @@
+#include "widgets/form.hpp"
+
+#include <gtest/gtest.h>
+
+#include "snapshot.hpp"
+
+namespace trainyard {
+namespace {
+
+std::optional<std::string> positive_int(const std::string& s) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s == "0") {
+    return "must be a positive number";
+  }
+  return std::nullopt;
+}
+
+Form new_task_form() {
+  Form f;
+  f.title = "New task";
+  f.add("Task id", "", "task-1")
+      .add("Command", "python train.py")
+      .add("GPUs", "1", "", positive_int);
+  return f;
+}
+
+void type(Form& f, std::string_view text) {
+  for (std::size_t pos = 0; pos < text.size();)
+    f.handle(KeyEvent::character(decode_utf8(text, pos)));
+}
+
+TEST(Form, Initial) {
+  Canvas c(50, 11);
+  render_form(new_task_form(), c, c.bounds());
+  snapshot::expect_snapshot(c, "form", "initial");
+}
+
+TEST(Form, TypingAndMovingFocus) {
+  Form f = new_task_form();
+  type(f, "lr-扫描");
+  EXPECT_EQ(f.handle(KeyEvent::named(Key::Tab)), Reaction::Handled);
+  type(f, " --lr 3e-4");
+  f.handle(KeyEvent::named(Key::Down));
+  f.handle(KeyEvent::named(Key::Up));
+  EXPECT_EQ(f.focus, 1);
+  EXPECT_EQ(f.value("Task id"), "lr-扫描");
+  EXPECT_EQ(f.value("Command"), "python train.py --lr 3e-4");
+  Canvas c(50, 11);
+  render_form(f, c, c.bounds());
+  snapshot::expect_snapshot(c, "form", "typed");
+}
+
+TEST(Form, ValidationErrorFocusesField) {
+  Form f = new_task_form();
+  f.handle(KeyEvent::named(Key::BackTab));
+  EXPECT_EQ(f.focus, 2);
+  f.handle(KeyEvent::named(Key::Backspace));
+  type(f, "x");
+  EXPECT_EQ(f.handle(KeyEvent::named(Key::BackTab)), Reaction::Handled);
+  EXPECT_EQ(f.handle(KeyEvent::named(Key::Enter)), Reaction::Handled);
+  EXPECT_EQ(f.focus, 2);
+  EXPECT_EQ(f.error, "GPUs: must be a positive number");
+  Canvas c(50, 11);
+  render_form(f, c, c.bounds());
+  snapshot::expect_snapshot(c, "form", "validation_error");
+  f.handle(KeyEvent::named(Key::Backspace));
+  type(f, "2");
+  EXPECT_EQ(f.handle(KeyEvent::named(Key::Enter)), Reaction::Submit);
+  EXPECT_EQ(f.error, "");
+  EXPECT_EQ(f.handle(KeyEvent::named(Key::Escape)), Reaction::Cancel);
+}
+
+TEST(Form, Narrow) {
+  Form f = new_task_form();
+  type(f, "a-rather-long-task-identifier");
+  Canvas c(26, 11);
+  render_form(f, c, c.bounds());
+  snapshot::expect_snapshot(c, "form", "narrow");
+}
+
+}  // namespace
+}  // namespace trainyard

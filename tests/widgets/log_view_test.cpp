@@ -1,0 +1,52 @@
+#include "widgets/log_view.hpp"
+
+#include <gtest/gtest.h>
+
+#include "snapshot.hpp"
+
+namespace trainyard {
+namespace {
+
+LogViewVm sample() {
+  LogViewVm vm;
+  vm.first_line = 117;
+  vm.total_lines = 4000;
+  vm.lines = {
+      {{"epoch 3 step 1200 loss=0.4312 lr=3e-4"}},
+      {{"progress "}, {"^M", Role::LogPlaceholder}, {"[=====>    ] 52%"}},
+      {{"WARNING: grad norm 12.5 clipped to 1.0", Role::LogWarn}},
+      {{"日志: 第 3 轮 损失=0.43 🚀"}},
+      {{"Traceback (most recent call last): File \"train.py\", line 88, in <module>",
+        Role::LogError}},
+      {{"epoch 3 step 1300 loss=0.4107 lr=3e-4"}},
+  };
+  return vm;
+}
+
+TEST(LogView, Plain) {
+  Canvas c(48, 7);
+  render_log_view(sample(), c, c.bounds());
+  snapshot::expect_snapshot(c, "log_view", "plain");
+}
+
+TEST(LogView, WrapFollowAndSearch) {
+  Canvas c(30, 12);
+  auto vm = sample();
+  vm.wrap = true;
+  vm.follow = true;
+  vm.search = "LOSS";
+  vm.current_match = 122;
+  render_log_view(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "log_view", "wrap_follow_search");
+}
+
+TEST(LogView, ScrolledRightNarrow) {
+  Canvas c(16, 5);
+  auto vm = sample();
+  vm.x_offset = 9;
+  render_log_view(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "log_view", "scrolled_narrow");
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -1,0 +1,112 @@
+#include "widgets/table.hpp"
+
+#include <gtest/gtest.h>
+
+#include "snapshot.hpp"
+
+namespace trainyard {
+namespace {
+
+std::vector<Column> task_columns() {
+  return {{"ID", 0, 6, 2, Align::Left},
+          {"STATE", 10, 1, 0, Align::Left},
+          {"EXIT", 4, 1, 0, Align::Right},
+          {"COMMAND", 0, 8, 3, Align::Left}};
+}
+
+TableRow task_row(std::size_t i, const std::string& state, Role role) {
+  return {{{"task-" + std::to_string(i), std::nullopt},
+           {state, role},
+           {state == "completed" ? "0" : "", std::nullopt},
+           {"python train.py --lr 0." + std::to_string(i), std::nullopt}}};
+}
+
+// Rows [first, first+count) of a table with `total` rows, as a caller would fetch them.
+TableVm tasks_vm(std::size_t first, std::size_t count, std::size_t total) {
+  TableVm vm;
+  vm.columns = task_columns();
+  vm.first_row = first;
+  vm.total_rows = total;
+  for (std::size_t i = first; i < first + count && i < total; ++i) {
+    vm.rows.push_back(i % 3 == 0   ? task_row(i, "running", Role::StateRunning)
+                      : i % 3 == 1 ? task_row(i, "completed", Role::StateSuccess)
+                                   : task_row(i, "active", Role::StateActive));
+  }
+  return vm;
+}
+
+TEST(Table, LayoutColumns) {
+  auto w = layout_columns(task_columns(), 60);
+  EXPECT_EQ(w, (std::vector<int>{17, 10, 4, 26}));
+  // Too narrow: flex columns keep min width, the last visible column is cut.
+  EXPECT_EQ(layout_columns(task_columns(), 20), (std::vector<int>{6, 10, 2, 0}));
+}
+
+TEST(Table, ScrollToShow) {
+  EXPECT_EQ(scroll_to_show(5, 0, 10, 100), 0u);
+  EXPECT_EQ(scroll_to_show(15, 0, 10, 100), 6u);
+  EXPECT_EQ(scroll_to_show(3, 6, 10, 100), 3u);
+  EXPECT_EQ(scroll_to_show(99, 0, 10, 100), 90u);
+  EXPECT_EQ(scroll_to_show(2, 50, 10, 5), 0u);
+}
+
+TEST(Table, Normal) {
+  Canvas c(60, 6);
+  auto vm = tasks_vm(0, 5, 5);
+  vm.selected = 1;
+  render_table(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "table", "normal");
+}
+
+TEST(Table, UnfocusedSelection) {
+  Canvas c(60, 4);
+  auto vm = tasks_vm(0, 3, 3);
+  vm.selected = 2;
+  vm.focused = false;
+  render_table(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "table", "unfocused");
+}
+
+TEST(Table, Narrow) {
+  Canvas c(22, 4);
+  auto vm = tasks_vm(0, 3, 3);
+  vm.selected = 0;
+  render_table(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "table", "narrow");
+}
+
+TEST(Table, VirtualisedHundredThousandRows) {
+  Canvas c(60, 8);
+  int body = table_body_height(c.bounds());
+  std::size_t selected = 61234;
+  std::size_t first = scroll_to_show(selected, 0, body, 100000);
+  auto vm = tasks_vm(first, static_cast<std::size_t>(body), 100000);
+  vm.selected = selected;
+  render_table(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "table", "virtual_100000");
+  EXPECT_EQ(c.at(59, 1).role, Role::Scrollbar);
+}
+
+TEST(Table, WideCharacters) {
+  Canvas c(40, 4);
+  TableVm vm;
+  vm.columns = {{"NAME", 0, 4, 1, Align::Left}, {"NODE", 8, 1, 0, Align::Left}};
+  vm.rows = {{{{"实验-学习率扫描-第一组", std::nullopt}, {"gpu-0", std::nullopt}}},
+             {{{"🚀 launch", std::nullopt}, {"节点一号机", std::nullopt}}}};
+  vm.total_rows = 2;
+  vm.selected = 1;
+  render_table(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "table", "cjk");
+}
+
+TEST(Table, Empty) {
+  Canvas c(30, 3);
+  TableVm vm;
+  vm.columns = task_columns();
+  vm.empty_text = "no tasks in job train-1";
+  render_table(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "table", "empty");
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -1,0 +1,57 @@
+// A virtualised table: the caller passes only the visible rows and the total count.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "widgets/canvas.hpp"
+
+namespace trainyard {
+
+/// One column's layout.
+struct Column {
+  std::string title;          ///< header text
+  int width = 0;              ///< fixed width in cells; 0 means sized by flex
+  int min_width = 1;          ///< least width of a flex column
+  int flex = 0;               ///< share of the spare width (flex columns only)
+  Align align = Align::Left;  ///< alignment of header and cells
+};
+
+/// One cell; `role` (e.g. a state colour) applies when the row is not selected.
+struct TableCell {
+  std::string text;          ///< sanitized text
+  std::optional<Role> role;  ///< overrides the row role
+};
+
+/// One row: a cell per column.
+struct TableRow {
+  std::vector<TableCell> cells;  ///< cells, in column order
+};
+
+/// What the table shows.
+struct TableVm {
+  std::vector<Column> columns;          ///< column layout
+  std::vector<TableRow> rows;           ///< visible rows only; rows[0] is row number first_row
+  std::size_t first_row = 0;            ///< index of rows[0] among all rows (scroll offset)
+  std::size_t total_rows = 0;           ///< number of rows in the whole table
+  std::optional<std::size_t> selected;  ///< index of the selected row among all rows
+  bool focused = true;                  ///< selection drawn as RowSelected (else ...Unfocused)
+  std::string empty_text = "no rows";   ///< shown when total_rows is 0
+};
+
+/// Rows of table body that fit in `r` (one row is the header).
+int table_body_height(Rect r);
+/// The first_row that keeps `selected` visible with the least scrolling.
+std::size_t scroll_to_show(std::size_t selected, std::size_t first_row, int body_height,
+                           std::size_t total_rows);
+/// Column widths for `width` cells with one space between columns: fixed columns get their
+/// width, flex columns share the rest by flex weight (at least min_width); columns that do
+/// not fit get 0 and the last visible one is cut.
+std::vector<int> layout_columns(const std::vector<Column>& columns, int width);
+/// Draws the header (with the position `sel/total` at its right end), the rows and, when not
+/// all rows fit, a scrollbar in the last column.
+void render_table(const TableVm& vm, Canvas& canvas, Rect r);
+
+}  // namespace trainyard

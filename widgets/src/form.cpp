@@ -1,0 +1,105 @@
+#include "widgets/form.hpp"
+
+#include <algorithm>
+
+#include "widgets/box.hpp"
+
+namespace trainyard {
+
+Form& Form::add(std::string label, std::string value, std::string placeholder, Validator validate) {
+  fields.push_back(
+      {std::move(label), LineEdit(std::move(value)), std::move(placeholder), std::move(validate)});
+  return *this;
+}
+
+std::string Form::value(const std::string& label) const {
+  for (const auto& f : fields) {
+    if (f.label == label) return f.edit.text();
+  }
+  return {};
+}
+
+void Form::move_focus(int delta) {
+  int n = static_cast<int>(fields.size());
+  if (n > 0) focus = ((focus + delta) % n + n) % n;
+}
+
+Reaction Form::submit() {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (!fields[i].validate) continue;
+    if (auto err = fields[i].validate(fields[i].edit.text())) {
+      error = fields[i].label + ": " + *err;
+      focus = static_cast<int>(i);
+      return Reaction::Handled;
+    }
+  }
+  error.clear();
+  return Reaction::Submit;
+}
+
+Reaction Form::handle(const KeyEvent& key) {
+  switch (key.key) {
+    case Key::Tab:
+    case Key::Down:
+      move_focus(1);
+      return Reaction::Handled;
+    case Key::BackTab:
+    case Key::Up:
+      move_focus(-1);
+      return Reaction::Handled;
+    case Key::Enter:
+      return submit();
+    case Key::Escape:
+      return Reaction::Cancel;
+    default:
+      break;
+  }
+  if (focus < 0 || focus >= static_cast<int>(fields.size())) return Reaction::Ignored;
+  return fields[static_cast<std::size_t>(focus)].edit.handle(key);
+}
+
+namespace {
+
+int label_width(const Form& form) {
+  int w = 0;
+  for (const auto& f : form.fields) w = std::max(w, text_width(f.label));
+  return w;
+}
+
+void draw_field(const FormField& field, bool focused, Canvas& canvas, Rect row, int label_w) {
+  canvas.draw_aligned(row.x, row.y, field.label, Role::Label, label_w, Align::Right);
+  Rect input = row.drop_left(label_w + 2);
+  canvas.fill(input, focused ? Role::InputFocused : Role::Input);
+  if (field.edit.text().empty() && !field.placeholder.empty()) {
+    canvas.draw_text_truncated(input.x, row.y, field.placeholder, Role::InputHint, input.w);
+    if (focused) canvas.set_role(input.left(1), Role::InputCursor);
+    return;
+  }
+  draw_input(canvas, input, field.edit.text(), field.edit.cursor(),
+             focused ? Role::InputFocused : Role::Input, focused);
+}
+
+}  // namespace
+
+void render_form(const Form& form, Canvas& canvas, Rect area) {
+  int h = std::min(area.h, static_cast<int>(form.fields.size()) * 2 + 5);
+  Rect box = area.centered(std::min(area.w, 64), h);
+  Rect inner =
+      draw_box(canvas, box, Role::BorderFocused, Role::Dialog, form.title, Role::DialogTitle);
+  Rect body = inner.inset(1);
+  int label_w = std::min(label_width(form), body.w / 3);
+  for (std::size_t i = 0; i < form.fields.size(); ++i) {
+    int y = body.y + 2 * static_cast<int>(i);
+    if (y >= body.bottom() - 1) break;
+    draw_field(form.fields[i], static_cast<int>(i) == form.focus, canvas, {body.x, y, body.w, 1},
+               label_w);
+  }
+  int bottom = inner.bottom() - 1;
+  if (!form.error.empty()) {
+    canvas.draw_text_truncated(body.x, bottom - 1, form.error, Role::ValidationError, body.w);
+  }
+  canvas.draw_text_truncated(body.x, bottom, "Enter submit · Tab next · Esc cancel", Role::Dim,
+                             body.w);
+}
+
+}  // namespace trainyard

@@ -1,0 +1,109 @@
+#include "widgets/log_view.hpp"
+
+#include <algorithm>
+
+namespace trainyard {
+namespace {
+
+// One grapheme of a log line: its bytes in the joined text, width and role.
+struct Glyph {
+  std::size_t start = 0;
+  std::size_t len = 0;
+  int width = 1;
+  Role role = Role::LogText;
+};
+
+char lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
+}
+
+void mark_matches(const std::string& text, const std::string& needle, Role role,
+                  std::vector<Role>& roles) {
+  if (needle.empty() || needle.size() > text.size()) return;
+  for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    bool match = true;
+    for (std::size_t j = 0; j < needle.size() && match; ++j) {
+      match = lower(text[i + j]) == lower(needle[j]);
+    }
+    if (!match) continue;
+    std::fill(roles.begin() + static_cast<long>(i),
+              roles.begin() + static_cast<long>(i + needle.size()), role);
+    i += needle.size() - 1;
+  }
+}
+
+std::vector<Glyph> shape(const LogLine& line, std::string& text, const std::string& search,
+                         Role match_role) {
+  std::vector<Role> roles;
+  for (const auto& span : line) {
+    text += span.text;
+    roles.insert(roles.end(), span.text.size(), span.role);
+  }
+  mark_matches(text, search, match_role, roles);
+  std::vector<Glyph> glyphs;
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t start = pos;
+    int w = codepoint_width(decode_utf8(text, pos));
+    if (w == 0 && !glyphs.empty()) {
+      glyphs.back().len += pos - start;  // combining marks stay with their base
+      continue;
+    }
+    glyphs.push_back({start, pos - start, std::max(w, 1), roles[start]});
+  }
+  return glyphs;
+}
+
+// Draws glyphs from `first` into one row; returns the index of the first glyph not drawn.
+std::size_t draw_row(Canvas& canvas, const std::string& text, const std::vector<Glyph>& glyphs,
+                     std::size_t first, Rect row) {
+  int x = row.x;
+  std::size_t i = first;
+  for (; i < glyphs.size(); ++i) {
+    const Glyph& g = glyphs[i];
+    if (x + g.width > row.right()) break;
+    canvas.draw_text(x, row.y, std::string_view(text).substr(g.start, g.len), g.role, g.width);
+    x += g.width;
+  }
+  return i;
+}
+
+std::size_t skip_cells(const std::vector<Glyph>& glyphs, int cells) {
+  std::size_t i = 0;
+  for (; i < glyphs.size() && cells > 0; ++i) cells -= glyphs[i].width;
+  return i;
+}
+
+void draw_status(const LogViewVm& vm, std::size_t last_shown, Canvas& canvas, Rect row) {
+  canvas.fill(row, Role::StatusBar);
+  std::string pos = "L " + std::to_string(last_shown) + "/" + std::to_string(vm.total_lines);
+  int x = row.right() - text_width(pos);
+  canvas.draw_text(x, row.y, pos, Role::StatusBar, row.right() - x);
+  if (vm.follow) x -= 8, canvas.draw_text(x, row.y, "follow", Role::StatusOk, 6);
+  if (vm.wrap) x -= 6, canvas.draw_text(x, row.y, "wrap", Role::StatusAge, 4);
+  if (!vm.search.empty()) {
+    canvas.draw_text_truncated(row.x, row.y, "/" + vm.search, Role::StatusBar, x - 2 - row.x);
+  }
+}
+
+}  // namespace
+
+void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r) {
+  if (r.empty()) return;
+  Rect body = r.drop_bottom(1);
+  canvas.fill(body, Role::LogText);
+  int y = body.y;
+  std::size_t last_shown = vm.first_line;
+  for (std::size_t li = 0; li < vm.lines.size() && y < body.bottom(); ++li) {
+    std::size_t number = vm.first_line + li;
+    Role match = vm.current_match == number ? Role::LogMatchCurrent : Role::LogMatch;
+    std::string text;
+    auto glyphs = shape(vm.lines[li], text, vm.search, match);
+    std::size_t next = vm.wrap ? 0 : skip_cells(glyphs, vm.x_offset);
+    do next = draw_row(canvas, text, glyphs, next, {body.x, y++, body.w, 1});
+    while (vm.wrap && next < glyphs.size() && y < body.bottom() && body.w > 1);
+    last_shown = number + 1;
+  }
+  draw_status(vm, last_shown, canvas, r.bottom_rows(1));
+}
+
+}  // namespace trainyard

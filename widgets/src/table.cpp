@@ -1,0 +1,150 @@
+#include "widgets/table.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace trainyard {
+namespace {
+
+int sum_of(const std::vector<int>& v) {
+  return std::accumulate(v.begin(), v.end(), 0);
+}
+
+void share_spare(const std::vector<Column>& columns, std::vector<int>& widths, int spare) {
+  int total_flex = 0;
+  for (const auto& c : columns) total_flex += c.width > 0 ? 0 : std::max(c.flex, 0);
+  if (total_flex == 0 || spare <= 0) return;
+  int given = 0, last = -1;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].width > 0 || columns[i].flex <= 0) continue;
+    int extra = spare * columns[i].flex / total_flex;
+    widths[i] += extra;
+    given += extra;
+    last = static_cast<int>(i);
+  }
+  widths[static_cast<std::size_t>(last)] += spare - given;
+}
+
+// Columns past the right edge vanish; the one straddling it is cut.
+void clip_to(std::vector<int>& widths, int width) {
+  int x = 0;
+  for (auto& w : widths) {
+    w = std::max(0, std::min(w, width - x));
+    x += w + 1;
+  }
+}
+
+struct Layout {
+  std::vector<int> widths;
+  int body_h = 0;
+  bool scrollbar = false;
+  int content_w = 0;
+};
+
+Layout make_layout(const TableVm& vm, Rect r) {
+  Layout l;
+  l.body_h = table_body_height(r);
+  l.scrollbar = vm.total_rows > static_cast<std::size_t>(l.body_h) && r.w > 1;
+  l.content_w = r.w - (l.scrollbar ? 1 : 0);
+  l.widths = layout_columns(vm.columns, l.content_w);
+  return l;
+}
+
+void draw_cells(Canvas& canvas, const std::vector<Column>& columns, const Layout& l, int x, int y,
+                const TableRow& row, std::optional<Role> forced, Role row_role) {
+  for (std::size_t i = 0; i < columns.size() && i < row.cells.size(); ++i) {
+    if (l.widths[i] > 0) {
+      const auto& cell = row.cells[i];
+      Role role = forced ? *forced : cell.role.value_or(row_role);
+      canvas.draw_aligned(x, y, cell.text, role, l.widths[i], columns[i].align);
+    }
+    x += l.widths[i] + 1;
+  }
+}
+
+// Returns the column just past the last header title drawn.
+int draw_titles(const TableVm& vm, const Layout& l, Canvas& canvas, Rect r) {
+  int x = r.x, end = r.x;
+  for (std::size_t i = 0; i < vm.columns.size(); ++i) {
+    if (l.widths[i] > 0) {
+      int tw = std::min(text_width(vm.columns[i].title), l.widths[i]);
+      int start = canvas.draw_aligned(x, r.y, vm.columns[i].title, Role::Header, l.widths[i],
+                                      vm.columns[i].align);
+      if (tw > 0) end = start + tw;
+    }
+    x += l.widths[i] + 1;
+  }
+  return end;
+}
+
+void draw_header(const TableVm& vm, const Layout& l, Canvas& canvas, Rect r) {
+  canvas.fill(r.top(1), Role::Header);
+  int end = draw_titles(vm, l, canvas, r);
+  if (vm.total_rows == 0) return;
+  std::size_t pos = vm.selected ? *vm.selected + 1 : vm.first_row + 1;
+  std::string where = std::to_string(pos) + "/" + std::to_string(vm.total_rows);
+  int ww = text_width(where);
+  // The position goes only where it hides no title; panes can show it in their frame instead.
+  if (r.right() - ww > end) canvas.draw_text(r.right() - ww, r.y, where, Role::Dim, ww);
+}
+
+void draw_scrollbar(const TableVm& vm, const Layout& l, Canvas& canvas, Rect body) {
+  int x = body.right() - 1;
+  auto h = static_cast<std::size_t>(l.body_h);
+  canvas.fill({x, body.y, 1, l.body_h}, Role::Scrollbar, "│");
+  std::size_t thumb = std::max<std::size_t>(1, h * h / vm.total_rows);
+  std::size_t span = vm.total_rows - h;
+  std::size_t top = std::min(vm.first_row, span) * (h - thumb) / std::max<std::size_t>(span, 1);
+  canvas.fill({x, body.y + static_cast<int>(top), 1, static_cast<int>(thumb)}, Role::ScrollbarThumb,
+              "┃");
+}
+
+}  // namespace
+
+int table_body_height(Rect r) {
+  return std::max(0, r.h - 1);
+}
+
+std::size_t scroll_to_show(std::size_t selected, std::size_t first_row, int body_height,
+                           std::size_t total_rows) {
+  auto h = static_cast<std::size_t>(std::max(body_height, 1));
+  if (selected < first_row) first_row = selected;
+  if (selected >= first_row + h) first_row = selected + 1 - h;
+  // Never leave blank rows at the bottom while rows above are hidden.
+  std::size_t max_first = total_rows > h ? total_rows - h : 0;
+  return std::min(first_row, max_first);
+}
+
+std::vector<int> layout_columns(const std::vector<Column>& columns, int width) {
+  std::vector<int> widths;
+  for (const auto& c : columns) widths.push_back(c.width > 0 ? c.width : std::max(c.min_width, 0));
+  int gaps = columns.empty() ? 0 : static_cast<int>(columns.size()) - 1;
+  share_spare(columns, widths, width - gaps - sum_of(widths));
+  clip_to(widths, width);
+  return widths;
+}
+
+void render_table(const TableVm& vm, Canvas& canvas, Rect r) {
+  if (r.empty()) return;
+  Layout l = make_layout(vm, r);
+  draw_header(vm, l, canvas, r);
+  Rect body = r.drop_top(1);
+  canvas.fill(body, Role::Row);
+  if (vm.total_rows == 0) {
+    canvas.draw_text_truncated(body.x + 1, body.y, vm.empty_text, Role::Dim, body.w - 1);
+    return;
+  }
+  for (int i = 0; i < l.body_h && static_cast<std::size_t>(i) < vm.rows.size(); ++i) {
+    std::size_t index = vm.first_row + static_cast<std::size_t>(i);
+    bool selected = vm.selected == index;
+    Role row_role = index % 2 == 1 ? Role::RowAlt : Role::Row;
+    std::optional<Role> forced;
+    if (selected) forced = vm.focused ? Role::RowSelected : Role::RowSelectedUnfocused;
+    canvas.fill({body.x, body.y + i, l.content_w, 1}, forced.value_or(row_role));
+    draw_cells(canvas, vm.columns, l, body.x, body.y + i, vm.rows[static_cast<std::size_t>(i)],
+               forced, row_role);
+  }
+  if (l.scrollbar) draw_scrollbar(vm, l, canvas, body);
+}
+
+}  // namespace trainyard
