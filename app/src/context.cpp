@@ -7,23 +7,26 @@
 
 #include <fmt/format.h>
 
+#include "gpu_probe.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
 
 namespace trainyard {
 namespace {
 
-int cpu_slots_from_env() {
+int cpu_slots(const Settings& s) {
   const char* v = std::getenv("TRAINYARD_CPU_SLOTS");
-  if (!v || !*v) return 1;
-  int n = std::atoi(v);
-  return n > 0 ? n : 1;
+  if (v && *v && std::atoi(v) > 0) return std::atoi(v);
+  return s.cpu_slots > 0 ? s.cpu_slots : 1;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag) {
   auto ctx = std::make_unique<AppContext>();
+  auto settings = load_settings(default_config_path());
+  if (!settings) return settings.error();
+  ctx->settings = std::move(*settings);
   ctx->data_dir = resolve_data_dir(data_dir_flag);
   if (auto r = make_directories(ctx->data_dir); !r) return r.error();
   ::chmod(ctx->data_dir.c_str(), 0700);
@@ -32,7 +35,8 @@ Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_fla
   ctx->store = std::move(*store);
   ctx->engine.data_dir = ctx->data_dir;
   ctx->engine.trainyard_exe = self_executable();
-  ctx->engine.cpu_slots = cpu_slots_from_env();
+  ctx->engine.cpu_slots = cpu_slots(ctx->settings);
+  ctx->engine.gpu_probe = make_gpu_probe(*ctx->store);
   return ctx;
 }
 

@@ -75,7 +75,8 @@ std::string exit_text(const Task& t) {
 std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t) {
   auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
   if (!names || names->empty()) return {"", ""};
-  auto main = main_metric(*names);
+  auto configured = ctx.settings.main_metric.find(t.job_id);
+  auto main = configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
   auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, main);
   if (!pts || pts->empty()) return {"", ""};
   Canvas c(10, 1);

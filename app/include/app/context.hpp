@@ -7,6 +7,7 @@
 #include "core/result.hpp"
 #include "core/time.hpp"
 #include "local/engine.hpp"
+#include "app/settings.hpp"
 #include "store/store.hpp"
 
 namespace trainyard {
@@ -16,10 +17,11 @@ struct AppContext {
   std::string data_dir;
   std::unique_ptr<Store> store;
   EngineConfig engine;
+  Settings settings;
   SystemClock clock;
 };
 
-/// Creates the data directory (mode 0700) and opens cache.db in it.
+/// Loads the settings, creates the data directory (mode 0700) and opens cache.db in it.
 Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag);
 
 /// Exit code for an error: 2 for usage and bad input, 1 otherwise.

@@ -56,11 +56,12 @@ void reap_any_children() {
 }
 
 Supervision::Supervision(Store& store, const EngineConfig& config, const Clock& clock,
-                         SupervisorArgs args)
+                         SupervisorArgs args, SupervisorHooks hooks)
     : store_(store),
       config_(config),
       clock_(clock),
       args_(std::move(args)),
+      hooks_(std::move(hooks)),
       paths_(run_paths(config.data_dir, args_.job, args_.task)) {}
 
 void Supervision::log(const std::string& line) {

@@ -28,7 +28,8 @@ struct AttemptOutcome {
 /// One supervisor's state; see run_supervisor().
 class Supervision {
  public:
-  Supervision(Store& store, const EngineConfig& config, const Clock& clock, SupervisorArgs args);
+  Supervision(Store& store, const EngineConfig& config, const Clock& clock, SupervisorArgs args,
+              SupervisorHooks hooks);
   /// Supervises to the end; returns the supervisor's exit code.
   int run();
   /// Appends a line to the run's supervisor.txt.
@@ -46,11 +47,14 @@ class Supervision {
   Result<bool> stop_requested();
   void start_kill_timer(pid_t pgid);
   void check_deadlines(pid_t pgid);
+  void tick();
 
   Store& store_;
   const EngineConfig& config_;
   const Clock& clock_;
   SupervisorArgs args_;
+  SupervisorHooks hooks_;
+  std::chrono::steady_clock::time_point last_tick_{};
   RunPaths paths_;
   Task task_;
   LocalRun run_;

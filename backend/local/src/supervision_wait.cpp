@@ -70,12 +70,21 @@ void Supervision::check_deadlines(pid_t pgid) {
   }
 }
 
+void Supervision::tick() {
+  auto now = SteadyClock::now();
+  if (!hooks_.while_running || now - last_tick_ < std::chrono::seconds(1)) return;
+  last_tick_ = now;
+  hooks_.while_running();
+}
+
 AttemptOutcome Supervision::wait_attempt(const ChildInfo& child) {
   if (stopping_) start_kill_timer(child.pgid);
   for (;;) {
+    tick();
     if (auto done = reap_until(child.pid)) {
       // The leader is gone; anything left in its group would become an orphan.
       if (group_alive(child.pgid)) terminate_group(child.pgid, milliseconds(2000), reap_once);
+      if (hooks_.attempt_ended) hooks_.attempt_ended();
       AttemptOutcome out{*done, stopping_, timed_out_ && !stopping_};
       kill_deadline_.reset();
       return out;
@@ -93,11 +102,13 @@ AttemptOutcome Supervision::watch_adopted() {
     start_kill_timer(pgid);
   }
   while (process_matches(pid, run_.start_ticks)) {
+    tick();
     handle_signal(wait_signal(milliseconds(250)), pgid);
     check_deadlines(pgid);
     reap_any_children();
   }
   if (group_alive(pgid)) terminate_group(pgid, milliseconds(2000), reap_once);
+  if (hooks_.attempt_ended) hooks_.attempt_ended();
   AttemptOutcome out;
   out.stopped = stopping_;
   out.timed_out = timed_out_ && !stopping_;

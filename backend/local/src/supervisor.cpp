@@ -27,12 +27,13 @@ void block_control_signals() {
 
 }  // namespace
 
-int run_supervisor(Store& store, const EngineConfig& config, const SupervisorArgs& args) {
+int run_supervisor(Store& store, const EngineConfig& config, const SupervisorArgs& args,
+                   const SupervisorHooks& hooks) {
   block_control_signals();
   // Orphaned grandchildren (DataLoader workers, daemons) come back to us to be reaped.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   SystemClock clock;
-  Supervision s(store, config, clock, args);
+  Supervision s(store, config, clock, args, hooks);
   int rc = s.run();
   LocalEngine engine(store, config, clock);
   if (auto r = engine.schedule(); !r)

@@ -1,0 +1,31 @@
+// The typed settings from config.json (docs/config.md), passed by reference, never global.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "sync/log_metrics.hpp"
+
+namespace trainyard {
+
+/// Settings with their defaults; a missing config file gives exactly these.
+struct Settings {
+  std::string theme = "dark";
+  int cpu_slots = 0;  ///< local CPU slots when there is no GPU; 0: $TRAINYARD_CPU_SLOTS or 1
+  std::vector<MetricPattern> metric_patterns;
+  std::map<std::string, std::string> main_metric;  ///< job id → metric shown in tables
+  std::string source;  ///< the file they came from, empty for defaults
+};
+
+/// `$TRAINYARD_CONFIG`, else `$XDG_CONFIG_HOME/trainyard/config.json`, else `~/.config/…`.
+std::string default_config_path();
+
+/// Reads settings; a missing file gives defaults. Errors name the file and the JSON place.
+Result<Settings> load_settings(const std::string& path);
+
+/// Parses settings text; `source` names it in errors.
+Result<Settings> parse_settings(const std::string& text, const std::string& source);
+
+}  // namespace trainyard

@@ -1,0 +1,43 @@
+#include "gpu_probe.hpp"
+
+#include <unistd.h>
+
+#include <set>
+
+#include "local/gpu_processes.hpp"
+#include "local/nvml_source.hpp"
+
+namespace trainyard {
+namespace {
+
+std::set<int64_t> our_pgids(Store& store) {
+  std::set<int64_t> out;
+  if (auto runs = store.local_runs())
+    for (const auto& r : *runs)
+      if (r.pgid > 0 && r.supervisor_pid > 0) out.insert(r.pgid);
+  return out;
+}
+
+}  // namespace
+
+GpuProbe make_gpu_probe(Store& store) {
+  // NVML is opened on first use and kept for the life of the process.
+  auto source = std::make_shared<std::unique_ptr<GpuSource>>();
+  auto tried = std::make_shared<bool>(false);
+  Store* s = &store;
+  return [source, tried, s]() -> std::vector<GpuSlot> {
+    if (!*tried) {
+      *tried = true;
+      if (auto opened = open_nvml_gpu_source(nvml_library_from_env())) *source = std::move(*opened);
+    }
+    if (!*source) return {};
+    auto samples = (*source)->sample();
+    if (!samples) return {};
+    auto busy = busy_gpu_uuids(busy_by_foreign(*samples, our_pgids(*s), getuid()));
+    std::vector<GpuSlot> out;
+    for (const auto& g : *samples) out.push_back(GpuSlot{g.index, g.uuid, busy.count(g.uuid) > 0});
+    return out;
+  };
+}
+
+}  // namespace trainyard

@@ -1,0 +1,111 @@
+#include "app/settings.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace trainyard {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kConfigVersion = 1;
+
+Error bad(const std::string& source, const std::string& where, const std::string& what) {
+  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, where, what));
+}
+
+Result<void> only_keys(const json& obj, const std::set<std::string>& allowed,
+                       const std::string& source, const std::string& where) {
+  if (!obj.is_object()) return bad(source, where.empty() ? "/" : where, "expected an object");
+  for (const auto& [k, v] : obj.items()) {
+    if (!allowed.count(k)) return bad(source, where + "/" + k, "unknown setting");
+  }
+  return ok_result();
+}
+
+Result<void> read_patterns(const json& arr, Settings& s, const std::string& source) {
+  if (!arr.is_array()) return bad(source, "/metrics/patterns", "expected an array");
+  for (size_t i = 0; i < arr.size(); ++i) {
+    auto where = fmt::format("/metrics/patterns/{}", i);
+    if (auto r = only_keys(arr[i], {"name", "regex"}, source, where); !r) return r;
+    if (!arr[i].contains("name") || !arr[i]["name"].is_string() || !arr[i].contains("regex") ||
+        !arr[i]["regex"].is_string())
+      return bad(source, where, "needs \"name\" and \"regex\" strings");
+    try {
+      std::regex re(arr[i]["regex"].get<std::string>());
+      if (re.mark_count() < 1) return bad(source, where + "/regex", "needs one capture group for the value");
+    } catch (const std::regex_error& e) {
+      return bad(source, where + "/regex", e.what());
+    }
+    s.metric_patterns.push_back({arr[i]["name"].get<std::string>(), arr[i]["regex"].get<std::string>()});
+  }
+  return ok_result();
+}
+
+Result<void> read_metrics(const json& m, Settings& s, const std::string& source) {
+  if (auto r = only_keys(m, {"patterns", "main"}, source, "/metrics"); !r) return r;
+  if (m.contains("patterns"))
+    if (auto r = read_patterns(m["patterns"], s, source); !r) return r;
+  if (!m.contains("main")) return ok_result();
+  if (!m["main"].is_object()) return bad(source, "/metrics/main", "expected {\"job\": \"metric\"}");
+  for (const auto& [job, metric] : m["main"].items()) {
+    if (!metric.is_string()) return bad(source, "/metrics/main/" + job, "expected a metric name");
+    s.main_metric[job] = metric.get<std::string>();
+  }
+  return ok_result();
+}
+
+Result<void> read_local(const json& l, Settings& s, const std::string& source) {
+  if (auto r = only_keys(l, {"cpuSlots"}, source, "/local"); !r) return r;
+  if (!l.contains("cpuSlots")) return ok_result();
+  if (!l["cpuSlots"].is_number_integer() || l["cpuSlots"].get<int>() < 1 || l["cpuSlots"].get<int>() > 1024)
+    return bad(source, "/local/cpuSlots", "expected a whole number from 1 to 1024");
+  s.cpu_slots = l["cpuSlots"].get<int>();
+  return ok_result();
+}
+
+}  // namespace
+
+std::string default_config_path() {
+  if (const char* p = std::getenv("TRAINYARD_CONFIG"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/trainyard/config.json";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.config/trainyard/config.json";
+}
+
+Result<Settings> parse_settings(const std::string& text, const std::string& source) {
+  Settings s;
+  s.source = source;
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return make_error(ErrorKind::Parse, fmt::format("{}: {}", source, e.what()));
+  }
+  if (auto r = only_keys(j, {"version", "theme", "local", "metrics"}, source, ""); !r) return r.error();
+  if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() > kConfigVersion))
+    return bad(source, "/version", fmt::format("this trainyard reads config version {}", kConfigVersion));
+  if (j.contains("theme")) {
+    if (!j["theme"].is_string()) return bad(source, "/theme", "expected a theme name or file");
+    s.theme = j["theme"].get<std::string>();
+  }
+  if (j.contains("local"))
+    if (auto r = read_local(j["local"], s, source); !r) return r.error();
+  if (j.contains("metrics"))
+    if (auto r = read_metrics(j["metrics"], s, source); !r) return r.error();
+  return s;
+}
+
+Result<Settings> load_settings(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Settings{};
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_settings(text, path);
+}
+
+}  // namespace trainyard

@@ -1,0 +1,428 @@
+// The CLI's documented contracts, checked against the built binary in temporary data dirs.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+namespace trainyard::clitest {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::regex kTaskRef("^[A-Za-z0-9_-]+/[A-Za-z0-9_-]+$");
+const std::regex kBatchTime(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z$)");
+
+/// A temporary home for one test: a data dir, config and XDG dirs; nothing of it outlives it.
+class Cli : public ::testing::Test {
+ protected:
+  Cli() {
+    std::string tmpl = (fs::temp_directory_path() / "trainyard-cli-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    root_ = tmpl;
+    data_ = root_ + "/data";
+    env_ = environment_without({"TRAINYARD_DATA_DIR", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME",
+                                "TRAINYARD_CPU_SLOTS", "TRAINYARD_NVML_LIB"});
+    env_.push_back("HOME=" + root_ + "/home");
+    env_.push_back("XDG_DATA_HOME=" + root_ + "/xdg-data");
+    env_.push_back("XDG_CONFIG_HOME=" + root_ + "/xdg-config");
+    env_.push_back("TRAINYARD_CPU_SLOTS=1");
+    env_.push_back("TRAINYARD_NVML_LIB=" + root_ + "/no-nvml.so");
+  }
+
+  ~Cli() override {
+    stop_everything();
+    auto left = settle_processes();
+    EXPECT_TRUE(left.empty()) << left.size() << " process(es) of " << root_ << " left behind";
+    for (pid_t pid : left) ::kill(pid, SIGKILL);
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+  }
+
+  /// Runs trainyard with `--data-dir <data>` first.
+  Outcome ty(std::vector<std::string> args, std::chrono::seconds timeout = 60s) {
+    args.insert(args.begin(), {"--data-dir", data_});
+    return run_process(TRAINYARD_BIN, args, env_, timeout);
+  }
+
+  /// Runs trainyard exactly as given, with `extra` added to the environment.
+  Outcome bare(const std::vector<std::string>& args, const std::vector<std::string>& extra = {}) {
+    auto env = env_;
+    env.insert(env.end(), extra.begin(), extra.end());
+    return run_process(TRAINYARD_BIN, args, env);
+  }
+
+  /// `run ARGS -- CMD...`; returns the JOB/TASK it printed (asserting success).
+  std::string submit(std::vector<std::string> args, const std::vector<std::string>& command) {
+    args.insert(args.begin(), "run");
+    args.push_back("--");
+    args.insert(args.end(), command.begin(), command.end());
+    auto r = ty(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    auto lines = lines_of(r.out);
+    return lines.empty() ? std::string() : lines.back();
+  }
+
+  /// `ls WHAT --json`, parsed.
+  json ls_json(const std::string& what, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"ls", what, "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = ty(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    try {
+      return json::parse(r.out);
+    } catch (const json::exception& e) {
+      ADD_FAILURE() << "ls " << what << " --json printed no single JSON value: " << e.what()
+                    << "\n"
+                    << r.out;
+      return json();
+    }
+  }
+
+  /// The task's wire object from `ls tasks --json`, or null.
+  json task_json(const std::string& ref) {
+    auto slash = ref.find('/');
+    for (const auto& t : ls_json("tasks", {"--job", ref.substr(0, slash)}))
+      if (t.value("id", "") == ref.substr(slash + 1)) return t;
+    return json();
+  }
+
+  /// Polls until `path` exists with content; false after `limit`.
+  static bool wait_for_file(const std::string& path, std::chrono::seconds limit = 30s) {
+    for (auto end = std::chrono::steady_clock::now() + limit;
+         std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(50ms)) {
+      if (!read_file(path).empty()) return true;
+    }
+    return false;
+  }
+
+  /// Waits until the task is running (its state in `ls tasks --json`).
+  bool wait_running(const std::string& ref, std::chrono::seconds limit = 30s) {
+    for (auto end = std::chrono::steady_clock::now() + limit;
+         std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(100ms)) {
+      if (task_json(ref).value("state", "") == "running") return true;
+    }
+    return false;
+  }
+
+  const std::string& root() const { return root_; }
+  const std::string& data() const { return data_; }
+
+ private:
+  // `ls ARGS --json` without judging it (cleanup after a failed test): null when it fails.
+  json quiet_json(std::vector<std::string> args) {
+    args.push_back("--json");
+    auto r = ty(args);
+    return r.code == 0 ? json::parse(r.out, nullptr, false) : json();
+  }
+
+  // Stops whatever a failed test left running in this data dir.
+  void stop_everything() {
+    if (!fs::exists(data_ + "/cache.db")) return;
+    auto jobs = quiet_json({"ls", "jobs"});
+    if (!jobs.is_array()) return;
+    for (const auto& j : jobs) {
+      auto job = j.value("id", "");
+      auto tasks = quiet_json({"ls", "tasks", "--job", job});
+      if (!tasks.is_array()) continue;
+      for (const auto& t : tasks)
+        if (t.value("state", "") != "completed")
+          ty({"stop", "--grace", "1", job + "/" + t.value("id", "")});
+    }
+  }
+
+  // Gives supervisors a moment to record and exit; returns what is still there.
+  std::vector<pid_t> settle_processes() {
+    std::vector<pid_t> left;
+    for (int i = 0; i < 100; ++i) {
+      left = processes_mentioning(root_);
+      if (left.empty()) break;
+      std::this_thread::sleep_for(100ms);
+    }
+    return left;
+  }
+
+  std::string root_, data_;
+  std::vector<std::string> env_;
+};
+
+// --- run ------------------------------------------------------------------------------------
+
+TEST_F(Cli, RunPrintsJobSlashTaskLast) {
+  auto r = ty({"run", "--", "echo", "hi"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto lines = lines_of(r.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(std::regex_match(lines.back(), kTaskRef)) << lines.back();
+  EXPECT_EQ(lines.back().rfind("default/", 0), 0u) << lines.back();
+  EXPECT_EQ(ty({"wait", lines.back()}).code, 0);
+  EXPECT_EQ(ty({"logs", lines.back()}).out, "hi\n");
+}
+
+TEST_F(Cli, RunHonoursIdNameAndJob) {
+  auto ref = submit({"--job", "exp1", "--id", "t42", "--name", "my run"}, {"true"});
+  EXPECT_EQ(ref, "exp1/t42");
+  EXPECT_EQ(ty({"wait", ref}).code, 0);
+  auto t = task_json(ref);
+  EXPECT_EQ(t.value("displayName", ""), "my run");
+  EXPECT_EQ(t.value("commandLine", ""), "true");
+}
+
+TEST_F(Cli, RunQuotesWordsIntoTheCommandLine) {
+  auto ref = submit({"--id", "quoted"}, {"printf", "[%s]", "a b", "it's"});
+  EXPECT_EQ(ty({"wait", ref}).code, 0);
+  auto t = task_json(ref);
+  EXPECT_EQ(t.value("commandLine", ""), R"(printf '[%s]' 'a b' 'it'\''s')");
+  EXPECT_EQ(ty({"logs", ref}).out, "[a b][it's]");
+}
+
+TEST_F(Cli, RunRefusesTooManyGpus) {
+  auto r = ty({"run", "--gpus", "99", "--", "true"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(Cli, RunRefusesBadMaxWall) {
+  auto r = ty({"run", "--max-wall", "soon", "--", "true"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+}
+
+TEST_F(Cli, UnknownAccountIsAUsageError) {
+  auto r = ty({"run", "--account", "nope", "--", "true"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("nope"), std::string::npos) << r.err;
+  EXPECT_EQ(ty({"ls", "jobs", "--account", "nope"}).code, 2);
+}
+
+// --- ls --json ------------------------------------------------------------------------------
+
+void expect_batch_times(const json& j) {
+  for (const auto& [key, value] : j.items()) {
+    if (value.is_object()) expect_batch_times(value);
+    if (key.size() > 4 && key.ends_with("Time") && value.is_string() && key != "maxWallClockTime" &&
+        key != "retentionTime") {
+      EXPECT_TRUE(std::regex_match(value.get<std::string>(), kBatchTime))
+          << key << " = " << value;
+    }
+  }
+}
+
+void expect_lowercase(const json& j, const char* key) {
+  ASSERT_TRUE(j.contains(key)) << key << " missing in " << j.dump();
+  auto v = j[key].get<std::string>();
+  EXPECT_FALSE(v.empty());
+  for (char c : v) EXPECT_FALSE(std::isupper(static_cast<unsigned char>(c))) << key << "=" << v;
+}
+
+TEST_F(Cli, LsJsonUsesBatchWireNames) {
+  auto ok = submit({"--id", "ok"}, {"sh", "-c", "exit 3"});
+  ASSERT_EQ(ty({"wait", ok}).code, 3);
+  auto accounts = ls_json("accounts");
+  ASSERT_TRUE(accounts.is_array());
+  ASSERT_FALSE(accounts.empty());
+  EXPECT_EQ(accounts[0].value("name", ""), "local");
+  auto pools = ls_json("pools");
+  ASSERT_EQ(pools.size(), 1u);
+  EXPECT_EQ(pools[0].value("id", ""), "local");
+  expect_lowercase(pools[0], "state");
+  expect_lowercase(pools[0], "allocationState");
+  expect_batch_times(pools[0]);
+  auto nodes = ls_json("nodes");
+  ASSERT_EQ(nodes.size(), 1u);
+  expect_lowercase(nodes[0], "state");
+  expect_lowercase(nodes[0], "schedulingState");
+  auto jobs = ls_json("jobs");
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].value("id", ""), "default");
+  expect_lowercase(jobs[0], "state");
+  EXPECT_EQ(jobs[0]["poolInfo"].value("poolId", ""), "local");
+  expect_batch_times(jobs[0]);
+  auto tasks = ls_json("tasks");
+  ASSERT_EQ(tasks.size(), 1u);
+  const auto& t = tasks[0];
+  EXPECT_EQ(t.value("id", ""), "ok");
+  EXPECT_EQ(t.value("state", ""), "completed");
+  EXPECT_EQ(t.value("commandLine", ""), "sh -c 'exit 3'");
+  EXPECT_EQ(t["executionInfo"].value("exitCode", -1), 3);
+  EXPECT_EQ(t["executionInfo"].value("result", ""), "failure");
+  ASSERT_TRUE(t.contains("creationTime"));
+  ASSERT_TRUE(t["executionInfo"].contains("startTime"));
+  expect_batch_times(t);
+}
+
+// --- wait -----------------------------------------------------------------------------------
+
+TEST_F(Cli, WaitExitsWithTheTaskCode) {
+  auto ref = submit({}, {"sh", "-c", "exit 7"});
+  EXPECT_EQ(ty({"wait", ref}).code, 7);
+}
+
+TEST_F(Cli, WaitExitsWith128PlusSignal) {
+  auto ref = submit({}, {"sh", "-c", "kill -TERM $$"});
+  EXPECT_EQ(ty({"wait", ref}).code, 143);
+}
+
+TEST_F(Cli, WaitWithoutExitCodeSaysWhy) {
+  auto blocker = submit({"--id", "blocker"}, {"sh", "-c", "sleep 300", root()});
+  ASSERT_TRUE(wait_running(blocker));
+  auto queued = submit({"--id", "queued", "--after", blocker}, {"true"});
+  ASSERT_EQ(task_json(queued).value("state", ""), "active");
+  auto stop = ty({"stop", queued});
+  EXPECT_EQ(stop.code, 0) << stop.err;
+  auto r = ty({"wait", queued});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find(queued), std::string::npos) << r.err;
+  EXPECT_EQ(ty({"stop", "--grace", "1", blocker}).code, 0);
+}
+
+// --- stop -----------------------------------------------------------------------------------
+
+TEST_F(Cli, StopEndsTheWholeProcessGroup) {
+  std::string pid_file = root() + "/child.pid";
+  auto ref = submit({"--id", "group"},
+                    {"sh", "-c", "sleep 300 & echo $! > " + pid_file + "; sleep 300", root()});
+  ASSERT_TRUE(wait_for_file(pid_file)) << "the task never started";
+  auto child = static_cast<pid_t>(std::stol(read_file(pid_file)));
+  ASSERT_TRUE(process_alive(child));
+  auto start = std::chrono::steady_clock::now();
+  auto r = ty({"stop", "--grace", "5", ref}, 30s);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+  for (int i = 0; i < 50 && process_alive(child); ++i) std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(process_alive(child)) << "background child " << child << " survived the stop";
+  EXPECT_EQ(task_json(ref).value("state", ""), "completed");
+}
+
+// --- logs -----------------------------------------------------------------------------------
+
+TEST_F(Cli, LogsSanitizesUnlessRaw) {
+  auto ref = submit({}, {"printf", R"(\033]0;title\007\033[2Jhello\n)"});
+  ASSERT_EQ(ty({"wait", ref}).code, 0);
+  auto clean = ty({"logs", ref});
+  EXPECT_EQ(clean.code, 0);
+  EXPECT_EQ(clean.out.find('\x1b'), std::string::npos) << clean.out;
+  EXPECT_EQ(clean.out.find('\x07'), std::string::npos) << clean.out;
+  EXPECT_NE(clean.out.find("hello"), std::string::npos) << clean.out;
+  auto raw = ty({"logs", "--raw", ref});
+  EXPECT_EQ(raw.out, "\x1b]0;title\x07\x1b[2Jhello\n");
+}
+
+TEST_F(Cli, LogsStderr) {
+  auto ref = submit({}, {"sh", "-c", "echo out; echo err >&2"});
+  ASSERT_EQ(ty({"wait", ref}).code, 0);
+  EXPECT_EQ(ty({"logs", ref}).out, "out\n");
+  EXPECT_EQ(ty({"logs", "--stderr", ref}).out, "err\n");
+}
+
+// --- rm -------------------------------------------------------------------------------------
+
+TEST_F(Cli, RmRemovesFinishedRunsAndRefusesRunningOnes) {
+  auto done = submit({"--id", "done"}, {"echo", "bye"});
+  ASSERT_EQ(ty({"wait", done}).code, 0);
+  std::string done_dir = data() + "/runs/default/done";
+  ASSERT_TRUE(fs::exists(done_dir));
+  auto r = ty({"rm", done});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(done_dir));
+  EXPECT_TRUE(task_json(done).is_null());
+
+  auto busy = submit({"--id", "busy"}, {"sh", "-c", "sleep 300", root()});
+  ASSERT_TRUE(wait_running(busy));
+  auto refused = ty({"rm", busy});
+  EXPECT_NE(refused.code, 0);
+  EXPECT_EQ(lines_of(refused.err).size(), 1u) << refused.err;
+  EXPECT_TRUE(fs::exists(data() + "/runs/default/busy"));
+  EXPECT_EQ(task_json(busy).value("state", ""), "running");
+  EXPECT_EQ(ty({"stop", "--grace", "1", busy}).code, 0);
+}
+
+// --- usage ----------------------------------------------------------------------------------
+
+TEST_F(Cli, VersionAndHelpExitZero) {
+  auto v = bare({"--version"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_NE(v.out.find("trainyard"), std::string::npos) << v.out;
+  auto h = bare({"--help"});
+  EXPECT_EQ(h.code, 0);
+  EXPECT_NE(h.out.find("run"), std::string::npos);
+  EXPECT_EQ(bare({"run", "--help"}).code, 0);
+}
+
+TEST_F(Cli, UnknownSubcommandOrFlagIsUsageError) {
+  EXPECT_EQ(ty({"frobnicate"}).code, 2);
+  EXPECT_EQ(ty({"--frobnicate"}).code, 2);
+  EXPECT_EQ(ty({"ls", "--frobnicate", "jobs"}).code, 2);
+  EXPECT_EQ(ty({"ls", "widgets"}).code, 2);
+  EXPECT_EQ(ty({"wait", "no-slash"}).code, 2);
+}
+
+TEST_F(Cli, CorruptedDatabaseIsReportedAndLeftAlone) {
+  fs::create_directories(data());
+  std::string db = data() + "/cache.db";
+  std::string garbage(8192, '\0');
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<char>((i * 131 + 7) % 251);
+  std::ofstream(db, std::ios::binary) << garbage;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"ls", "jobs"}, {"run", "--", "true"}, {"--dump-frame", "80x24"}}) {
+    auto r = ty(args);
+    EXPECT_TRUE(r.code == 1 || r.code == 2) << args[0] << ": " << r.code;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find(db), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(db), garbage) << args[0] << " changed the file";
+  }
+}
+
+TEST_F(Cli, DataDirFlagAndEnvironmentAreHonoured) {
+  std::string from_env = root() + "/env-data";
+  auto r = bare({"run", "--id", "via-env", "--", "true"}, {"TRAINYARD_DATA_DIR=" + from_env});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(from_env + "/cache.db"));
+  EXPECT_EQ(bare({"wait", "default/via-env"}, {"TRAINYARD_DATA_DIR=" + from_env}).code, 0);
+  auto flag = bare({"--data-dir", data(), "run", "--id", "via-flag", "--", "true"},
+                   {"TRAINYARD_DATA_DIR=" + from_env});
+  ASSERT_EQ(flag.code, 0) << flag.err;
+  EXPECT_EQ(ty({"wait", "default/via-flag"}).code, 0);
+  EXPECT_FALSE(task_json("default/via-flag").is_null());
+  EXPECT_TRUE(task_json("default/via-env").is_null()) << "env data dir leaked into --data-dir";
+  auto env_ls = bare({"ls", "tasks", "--json"}, {"TRAINYARD_DATA_DIR=" + from_env});
+  EXPECT_NE(env_ls.out.find("via-env"), std::string::npos);
+  EXPECT_EQ(env_ls.out.find("via-flag"), std::string::npos);
+}
+
+// --- headless frames ------------------------------------------------------------------------
+
+TEST_F(Cli, DumpFramePrintsTheFrame) {
+  auto r = ty({"--dump-frame", "80x24"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto lines = lines_of(r.out);
+  EXPECT_EQ(lines.size(), 24u) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 24);
+  auto keyed = ty({"--dump-frame", "60x10", "--keys", "? Escape :"});
+  EXPECT_EQ(keyed.code, 0) << keyed.err;
+  EXPECT_EQ(lines_of(keyed.out).size(), 10u);
+}
+
+TEST_F(Cli, DumpFrameRejectsBadSizeAndKeys) {
+  auto zero = ty({"--dump-frame", "0x0"});
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_EQ(lines_of(zero.err).size(), 1u) << zero.err;
+  auto bogus = ty({"--dump-frame", "80x24", "--keys", "Bogus"});
+  EXPECT_EQ(bogus.code, 2);
+  EXPECT_NE(bogus.err.find("Bogus"), std::string::npos) << bogus.err;
+  EXPECT_TRUE(bogus.out.empty());
+}
+
+}  // namespace
+}  // namespace trainyard::clitest
