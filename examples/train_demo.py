@@ -19,9 +19,10 @@ def bar(epoch, epochs, step, steps, start, loss, acc):
     filled = int(frac * 20)
     elapsed = time.time() - start
     rate = step / elapsed if elapsed > 0 else 0.0
-    sys.stdout.write(
-        f"\rEpoch {epoch}/{epochs}: {int(frac * 100):3d}%|{'█' * filled}{' ' * (20 - filled)}| "
-        f"{step}/{steps} [{elapsed:05.2f}s, {rate:.1f}it/s, loss={loss:.4f}, acc={acc:.3f}]")
+    line = (f"Epoch {epoch}/{epochs}: {int(frac * 100):3d}%|{'█' * filled}{' ' * (20 - filled)}| "
+            f"{step}/{steps} [{elapsed:05.2f}s, {rate:.1f}it/s, loss={loss:.4f}, acc={acc:.3f}]")
+    # Padded as tqdm does, so a shorter record fully covers the one before it.
+    sys.stdout.write("\r" + line.ljust(96))
     sys.stdout.flush()
 
 

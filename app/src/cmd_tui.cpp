@@ -33,7 +33,7 @@ void add_tui_flags(CLI::App& app, TuiFlags& f) {
   app.add_option("--dump-frame", f.dump_frame,
                  "Render the TUI headless at WxH, print the frame, exit");
   app.add_option("--keys", f.keys, "With --dump-frame: keys to feed first (tmux send-keys names)");
-  app.add_option("--theme", f.theme, "Theme name (dark, light, mono) or a theme file");
+  app.add_option("--theme", f.theme, "Theme name (dark, light, mono) or a theme file (default: config, else dark)");
   app.add_option("--open", f.open, "Pane to open: accounts, pools, nodes, jobs, tasks, gpus")
       ->check(CLI::IsMember({"accounts", "pools", "nodes", "jobs", "tasks", "gpus"}));
   app.add_option("--account", f.account, "Account to open");
@@ -45,7 +45,7 @@ int run_tui(const CliState& st, const TuiFlags& f) {
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   TuiOptions o;
-  o.theme = f.theme;
+  o.theme = f.theme.empty() ? (*ctx)->settings.theme : f.theme;
   o.view = f.open;
   o.account = f.account;
   o.job = f.job;
@@ -56,7 +56,9 @@ int run_tui(const CliState& st, const TuiFlags& f) {
                stderr);
     return kExitUsage;
   }
-  auto term = make_ncurses_terminal(default_theme());
+  auto theme = load_theme(o.theme);
+  if (!theme) return report(theme.error());
+  auto term = make_ncurses_terminal(*theme);
   Tui tui(**ctx, *term, o);
   return tui.run();
 }

@@ -16,7 +16,7 @@ struct CliState {
 
 /// Flags of the TUI itself (no subcommand).
 struct TuiFlags {
-  std::string dump_frame, keys, theme = "dark", open = "jobs", account = "local", job;
+  std::string dump_frame, keys, theme, open = "jobs", account = "local", job;
 };
 void add_tui_flags(CLI::App& app, TuiFlags& flags);
 int run_tui(const CliState& st, const TuiFlags& flags);

@@ -4,20 +4,26 @@
 #include <cstdio>
 #include <string_view>
 
+#include "core/sanitizer.hpp"
+
 namespace trainyard {
 
-/// Streams log bytes out; in sanitized mode only inert text reaches the terminal.
+/// Streams log bytes out; in sanitized mode only inert text reaches the terminal, a line at a
+/// time, and `\r`-rewritten progress bars show their last state.
 class LogPrinter {
  public:
   LogPrinter(std::FILE* out, bool raw) : out_(out), raw_(raw) {}
   /// Writes the next chunk (any split of the bytes gives the same output).
   void write(std::string_view bytes);
-  /// Flushes a last unterminated line.
+  /// Writes a last unterminated line.
   void finish();
 
  private:
+  void emit_lines();
+
   std::FILE* out_;
   bool raw_;
+  Sanitizer sanitizer_;
 };
 
 }  // namespace trainyard

@@ -113,9 +113,6 @@ void render_overlays(TuiState& st, Canvas& c) {
 Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
     : ctx_(ctx), term_(term), st_(std::make_unique<TuiState>()) {
   st_->options = std::move(options);
-  auto theme = load_theme(st_->options.theme);
-  st_->theme = theme ? *theme : default_theme();
-  if (!theme) set_status(*st_, theme.error().message, StatusLevel::Error);
   st_->engine = std::make_unique<LocalEngine>(*ctx.store, ctx.engine, ctx.clock);
   st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()));
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));

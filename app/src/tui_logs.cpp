@@ -8,14 +8,23 @@
 namespace trainyard {
 namespace {
 
+// Colours a program asked for map onto the theme's roles: red is an error, yellow a warning.
+Role role_for(const Span& span) {
+  if (span.placeholder) return Role::LogPlaceholder;
+  switch (span.style.fg) {
+    case 1: case 9: case 160: case 196: return Role::LogError;
+    case 3: case 11: case 178: case 214: case 220: return Role::LogWarn;
+    default: return Role::LogText;
+  }
+}
+
 LogLine to_log_line(const SanitizedLine& s) {
   LogLine line;
   size_t pos = 0;
   for (const auto& span : s.spans) {
     if (span.begin > pos)
       line.push_back(LogSpan{s.text.substr(pos, span.begin - pos), Role::LogText});
-    line.push_back(LogSpan{s.text.substr(span.begin, span.end - span.begin),
-                           span.placeholder ? Role::LogPlaceholder : Role::LogText});
+    line.push_back(LogSpan{s.text.substr(span.begin, span.end - span.begin), role_for(span)});
     pos = span.end;
   }
   if (pos < s.text.size()) line.push_back(LogSpan{s.text.substr(pos), Role::LogText});

@@ -13,7 +13,6 @@
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "sync/log_file.hpp"
-#include "themes/theme.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/dialog.hpp"
 #include "widgets/form.hpp"
@@ -90,7 +89,6 @@ struct TuiState {
   std::unique_ptr<GpuMonitor> gpus;
   std::chrono::steady_clock::time_point last_schedule{};
   bool quit = false;
-  Theme theme;
 
   Frame& top() { return stack.back(); }
 };

@@ -1,10 +1,12 @@
 // Table panes: each loads only the visible page of rows from the store.
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "local/task_environment.hpp"
 #include "sync/metric_parser.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
@@ -87,6 +89,25 @@ std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t)
   return {c.to_text(), fmt::format("{} {:.4g}", main, pts->back().value)};
 }
 
+std::string human_bytes(uint64_t b) {
+  const char* units[] = {"B", "K", "M", "G", "T"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  if (u == 0) return fmt::format("{}B", b);
+  return v < 10 ? fmt::format("{:.1f}{}", v, units[u]) : fmt::format("{:.0f}{}", v, units[u]);
+}
+
+// Disk a local run uses: its logs and attempts (one directory, not recursive: cheap per row).
+std::string run_disk(AppContext& ctx, const Task& t) {
+  if (t.account != kLocalAccount) return "";
+  uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(run_paths(ctx.data_dir, t.job_id, t.id).dir, ec))
+    if (e.is_regular_file(ec)) total += e.file_size(ec);
+  return human_bytes(total);
+}
+
 void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
   p.columns = {{"ID", 0, 8, 2},
                {"STATE", 10},
@@ -96,6 +117,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                {"RAN", 5, 1, 0, Align::Right},
                {"TREND", 10},
                {"METRIC", 14},
+               {"DISK", 5, 1, 0, Align::Right},
                {"COMMAND", 0, 10, 3}};
   TaskQuery q;
   q.account = f.account;
@@ -119,6 +141,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                                {ran_for(t), std::nullopt},
                                {spark, Role::Sparkline},
                                {metric, std::nullopt},
+                               {run_disk(ctx, t), Role::Dim},
                                {sanitize_text(t.command_line), Role::Dim}}});
     p.keys.push_back(t.id);
   }

@@ -30,6 +30,26 @@ Result<std::string> read_from(const std::string& path, int64_t offset, int64_t& 
   return out;
 }
 
+// The record's text with every placeholder (a control sequence the sanitizer made inert)
+// replaced by a space, so `\e]0;x\aloss=1` still reads as a separate `loss=1`.
+std::string metric_text(std::string_view record) {
+  SanitizerOptions opts;
+  opts.terminal_motion = false;
+  std::string out;
+  for (const auto& line : sanitize_lines(record, opts)) {
+    size_t pos = 0;
+    for (const auto& span : line.spans) {
+      if (!span.placeholder) continue;
+      out.append(line.text, pos, span.begin - pos);
+      out += ' ';
+      pos = span.end;
+    }
+    out.append(line.text, pos);
+    out += ' ';
+  }
+  return out;
+}
+
 size_t last_record_end(std::string_view bytes) {
   auto pos = bytes.find_last_of("\r\n");
   return pos == std::string_view::npos ? 0 : pos + 1;
@@ -75,9 +95,9 @@ std::vector<MetricPoint> LogMetricsFollower::parse_records(std::string_view byte
   while (start < bytes.size()) {
     size_t end = bytes.find_first_of("\r\n", start);
     if (end == std::string_view::npos) end = bytes.size();
-    auto record = sanitize_text(bytes.substr(start, end - start));
+    auto record = metric_text(bytes.substr(start, end - start));
     start = end + 1;
-    if (record.empty()) continue;
+    if (record.find_first_not_of(' ') == std::string::npos) continue;
     auto parsed = parser_.parse_line(record);
     if (!parsed.empty()) ++records_;
     for (const auto& m : parsed) {
