@@ -1,5 +1,6 @@
 #include "app/cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "commands.hpp"
@@ -24,10 +25,25 @@ int run_cli(int argc, char** argv) {
   register_rm(app, st);
   register_supervise(app, st);
   try {
-    app.parse(argc, argv);
+    // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.
+    std::vector<std::string> args(argv + 1, argv + argc);
+    auto dashes = std::find(args.begin(), args.end(), "--");
+    if (dashes != args.end()) {
+      st.command_words.assign(dashes + 1, args.end());
+      args.erase(dashes, args.end());
+    }
+    std::reverse(args.begin(), args.end());  // CLI11 takes the vector form last-first
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? kExitOk : kExitUsage;
+    // One line, like every other error of trainyard.
+    std::fprintf(stderr, "trainyard: %s (see trainyard --help)\n", e.what());
+    return kExitUsage;
   }
   if (!st.action) return run_tui(st, tui);
   return st.action();

@@ -66,7 +66,9 @@ Result<SubmitRequest> to_request(const RunOptions& o) {
   return req;
 }
 
-int run_command(const CliState& st, const RunOptions& o) {
+int run_command(const CliState& st, RunOptions o) {
+  if (!st.command_words.empty()) o.command.insert(o.command.end(), st.command_words.begin(), st.command_words.end());
+  if (o.command.empty()) return report(make_error(ErrorKind::Usage, "no command given: trainyard run [OPTIONS] -- CMD..."));
   if (auto a = check_account(o.account); !a) return report(a.error());
   auto req = to_request(o);
   if (!req) return report(req.error());
@@ -95,7 +97,7 @@ void register_run(CLI::App& app, CliState& st) {
   cmd->add_option("--max-wall", o->max_wall, "Wall-clock limit, e.g. 30m, 2h, PT1H");
   cmd->add_option("--after", o->after, "Start after JOB/TASK succeeded (repeatable)");
   cmd->add_option("--workdir", o->workdir, "Working directory (default: the current one)");
-  cmd->add_option("command", o->command, "The command, after --")->required();
+  cmd->add_option("command", o->command, "The command, after --");
   cmd->callback([&st, o] { st.action = [&st, o] { return run_command(st, *o); }; });
 }
 

@@ -11,6 +11,7 @@ namespace trainyard {
 /// Options shared by every subcommand and the chosen action.
 struct CliState {
   std::string data_dir;
+  std::vector<std::string> command_words;  ///< everything after the first `--`, untouched
   std::function<int()> action;  ///< set by the subcommand that was chosen
 };
 

@@ -75,7 +75,8 @@ void render_table_pane(TuiState& st, Canvas& c, Rect r) {
   vm.total_rows = st.page.total;
   if (st.page.total) vm.selected = st.top().cursor.selected;
   vm.empty_text = st.top().cursor.filter.empty() ? "nothing here yet" : "no rows match the filter";
-  if (st.top().view == View::Jobs && st.top().account == kLocalAccount && !st.page.total)
+  if (st.top().view == View::Jobs && st.top().account == kLocalAccount && !st.page.total &&
+      st.top().cursor.filter.empty())
     vm.empty_text = "no runs yet: press r to start one (the demo is filled in)";
   render_table(vm, c, r);
 }
@@ -102,10 +103,25 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
   render_status_bar(vm, c, status);
 }
 
-void render_overlays(TuiState& st, Canvas& c) {
+// `pane` is the focused pane with its border: help nests inside it, clear of the bottom lines.
+void render_overlays(TuiState& st, Canvas& c, Rect pane) {
   if (st.mode == Mode::Form && st.form) render_form(*st.form, c, c.bounds());
   if (st.mode == Mode::Confirm && st.confirm) render_dialog(*st.confirm, c, c.bounds());
-  if (st.mode == Mode::Help) render_help(help_from_keymap(), c, c.bounds());
+  if (st.mode == Mode::Help) render_help(help_from_keymap(), c, pane);
+}
+
+// Loads the visible page of a table pane, keeping the selection within the rows and on screen
+// (the body height changes with the terminal size).
+void load_page(AppContext& ctx, TuiState& st) {
+  auto& f = st.top();
+  auto& c = f.cursor;
+  int rows = std::max(1, st.body_height);
+  st.page = load_table(ctx, f, c.first, rows);
+  if (st.page.total && c.selected >= st.page.total) c.selected = st.page.total - 1;
+  auto first = scroll_to_show(c.selected, c.first, rows, st.page.total);
+  if (first == c.first) return;
+  c.first = first;
+  st.page = load_table(ctx, f, c.first, rows);
 }
 
 }  // namespace
@@ -118,7 +134,7 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, view_from_name(st_->options.view));
-  if (st_->status.message.empty()) set_status(*st_, "? help · : commands · r start a run");
+  if (st_->status.message.empty()) set_status(*st_, "? help · : commands");
   refresh();
 }
 
@@ -155,15 +171,7 @@ void Tui::refresh() {
   }
   auto& f = st_->top();
   if (f.view == View::Logs) refresh_logs(*st_);
-  if (f.view != View::Logs && f.view != View::Detail) {
-    auto& c = f.cursor;
-    st_->page = load_table(ctx_, f, c.first, std::max(1, st_->body_height));
-    if (st_->page.total && c.selected >= st_->page.total) {
-      c.selected = st_->page.total - 1;
-      c.first = scroll_to_show(c.selected, 0, st_->body_height, st_->page.total);
-      st_->page = load_table(ctx_, f, c.first, std::max(1, st_->body_height));
-    }
-  }
+  if (f.view != View::Logs && f.view != View::Detail) load_page(ctx_, *st_);
   st_->data_time = ctx_.clock.now();
 }
 
@@ -173,7 +181,10 @@ void Tui::draw() {
   Rect all = c.bounds();
   render_crumbs(crumbs_of(*st_), c, all.top(1));
   Rect pane = all.drop_top(1).drop_bottom(2);
-  Rect body = draw_pane(c, pane, view_title(st_->top()), true);
+  // A filter stays in view after Enter, so an applied filter is never a surprise.
+  const auto& filter = st_->top().cursor.filter;
+  std::string note = filter.empty() ? std::string() : "/" + filter;
+  Rect body = draw_pane(c, pane, view_title(st_->top()), true, note);
   int old_height = st_->body_height;
   st_->body_height = std::max(1, table_body_height(body));
   if (st_->top().view == View::Logs)
@@ -187,7 +198,7 @@ void Tui::draw() {
     render_table_pane(*st_, c, body);
   }
   render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1));
-  render_overlays(*st_, c);
+  render_overlays(*st_, c, pane);
   term_.present(c);
 }
 

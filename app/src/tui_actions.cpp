@@ -55,7 +55,7 @@ void drill_in(AppContext& ctx, TuiState& st) {
   if (next.view == View::Logs) open_logs(ctx, st);
 }
 
-void confirm_stop(AppContext& ctx, TuiState& st) {
+void confirm_stop(TuiState& st) {
   std::string job = st.top().job, task = st.top().task;
   if (st.top().view == View::Tasks) {
     auto key = selected_key(st);
@@ -68,7 +68,7 @@ void confirm_stop(AppContext& ctx, TuiState& st) {
       DialogVm{"Stop task",
                fmt::format("Stop {}/{}? Its process group gets SIGTERM, then SIGKILL after 10 s.",
                            job, task)};
-  st.on_confirm = [&ctx, &st, job, task] {
+  st.on_confirm = [&st, job, task] {
     auto r = st.engine->request_stop(job, task);
     set_status(st, r ? fmt::format("stopping {}/{}", job, task) : r.error().message,
                r ? StatusLevel::Ok : StatusLevel::Error);
@@ -96,6 +96,7 @@ void open_detail(AppContext& ctx, TuiState& st, View target) {
     if (!key) return;
     next.task = *key;
   }
+  next.cursor = {};
   next.view = target;
   st.stack.push_back(next);
   if (target == View::Logs) open_logs(ctx, st);
@@ -183,7 +184,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       open_run_form(st);
       break;
     case Action::Stop:
-      confirm_stop(ctx, st);
+      confirm_stop(st);
       break;
     case Action::Remove:
       confirm_remove(st);

@@ -29,6 +29,30 @@ std::vector<std::pair<std::string, std::string>> facts(const Task& t) {
 const Role kSeriesRoles[] = {Role::ChartSeries1, Role::ChartSeries2, Role::ChartSeries3,
                              Role::ChartSeries4, Role::ChartSeries5, Role::ChartSeries6};
 
+void render_chart(AppContext& ctx, const Task& t, const std::string& name, Role role, Canvas& c,
+                  Rect cell) {
+  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, name);
+  LineChartVm vm;
+  bool any = pts && !pts->empty();
+  vm.title = fmt::format("{} ({})", name, any ? fmt::format("{:.4g}", pts->back().value) : "-");
+  Series s;
+  s.name = name;
+  s.role = role;
+  if (pts)
+    for (const auto& p : *pts) s.values.push_back(p.value);
+  vm.x_left = "0";
+  vm.x_right = any ? fmt::format("{} points", pts->size()) : "";
+  vm.series.push_back(std::move(s));
+  render_line_chart(vm, c, cell);
+}
+
+// How many charts of at least 4 rows fit, and their height.
+std::pair<int, int> chart_layout(int n, int per_row, int height) {
+  int rows = (n + per_row - 1) / per_row;
+  int h = std::max(4, height / std::max(1, rows));
+  return {std::min(n, (height / h) * per_row), h};
+}
+
 void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
   auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
   if (!names || names->empty()) {
@@ -38,25 +62,18 @@ void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
   }
   int per_row = r.w >= 100 ? 2 : 1;
   int n = static_cast<int>(names->size());
-  int rows = (n + per_row - 1) / per_row;
-  int h = std::max(4, r.h / std::max(1, rows));
-  for (int i = 0; i < n && (i / per_row) * h < r.h; ++i) {
-    Rect cell{r.x + (i % per_row) * (r.w / per_row), r.y + (i / per_row) * h, r.w / per_row,
-              std::min(h, r.bottom() - (r.y + (i / per_row) * h))};
-    auto pts =
-        ctx.store->metric_points(t.account, t.job_id, t.id, (*names)[static_cast<size_t>(i)]);
-    LineChartVm vm;
-    vm.title = fmt::format("{} ({})", (*names)[static_cast<size_t>(i)],
-                           pts && !pts->empty() ? fmt::format("{:.4g}", pts->back().value) : "-");
-    Series s;
-    s.name = (*names)[static_cast<size_t>(i)];
-    s.role = kSeriesRoles[i % 6];
-    if (pts)
-      for (const auto& p : *pts) s.values.push_back(p.value);
-    vm.x_left = "0";
-    vm.x_right = pts && !pts->empty() ? fmt::format("{} points", pts->size()) : "";
-    vm.series.push_back(std::move(s));
-    render_line_chart(vm, c, cell);
+  auto [shown, h] = chart_layout(n, per_row, r.h);
+  if (shown < n) {
+    // Say what did not fit rather than dropping charts silently.
+    std::tie(shown, h) = chart_layout(n, per_row, r.h - 1);
+    c.draw_text_truncated(r.x, r.bottom() - 1,
+                          fmt::format("+{} more metric(s): a taller terminal shows them", n - shown),
+                          Role::Dim, r.w);
+  }
+  for (int i = 0; i < shown; ++i) {
+    int y = r.y + (i / per_row) * h;
+    Rect cell{r.x + (i % per_row) * (r.w / per_row), y, r.w / per_row, h};
+    render_chart(ctx, t, (*names)[static_cast<size_t>(i)], kSeriesRoles[i % 6], c, cell);
   }
 }
 

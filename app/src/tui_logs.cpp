@@ -159,7 +159,10 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
 
 void render_logs(TuiState& st, Canvas& c, Rect r) {
   auto& lg = st.logs;
-  lg.body_height = std::max(1, r.h);
+  // The view's last row is its status line; following must show the file's last lines at the
+  // size drawn now, not the size of the previous refresh.
+  lg.body_height = std::max(1, r.h - 1);
+  if (lg.follow) lg.top = last_top(lg);
   LogViewVm vm;
   vm.wrap = lg.wrap;
   vm.follow = lg.follow;

@@ -81,12 +81,12 @@ std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t)
   auto main = configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
   auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, main);
   if (!pts || pts->empty()) return {"", ""};
-  Canvas c(10, 1);
+  Canvas c(8, 1);
   SparklineVm vm;
-  size_t start = pts->size() > 10 ? pts->size() - 10 : 0;
+  size_t start = pts->size() > 8 ? pts->size() - 8 : 0;
   for (size_t i = start; i < pts->size(); ++i) vm.values.push_back((*pts)[i].value);
   render_sparkline(vm, c, c.bounds());
-  return {c.to_text(), fmt::format("{} {:.4g}", main, pts->back().value)};
+  return {c.to_text(), fmt::format("{} {:.3g}", main, pts->back().value)};
 }
 
 std::string human_bytes(uint64_t b) {
@@ -111,12 +111,12 @@ std::string run_disk(AppContext& ctx, const Task& t) {
 void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
   p.columns = {{"ID", 0, 8, 2},
                {"STATE", 10},
-               {"EXIT", 6, 1, 0, Align::Right},
+               {"EXIT", 5, 1, 0, Align::Right},
                {"TRY", 3, 1, 0, Align::Right},
                {"GPU", 3, 1, 0, Align::Right},
                {"RAN", 5, 1, 0, Align::Right},
-               {"TREND", 10},
-               {"METRIC", 14},
+               {"TREND", 8},
+               {"METRIC", 12},
                {"DISK", 5, 1, 0, Align::Right},
                {"COMMAND", 0, 10, 3}};
   TaskQuery q;
@@ -161,13 +161,7 @@ void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePag
   fill_page(p, *jobs, f.cursor.filter, first, rows, [&](const Job& j) {
     auto counts = ctx.store->task_counts(f.account, j.id);
     auto n = [&](TaskState s) { return counts ? (*counts)[s] : 0; };
-    TaskQuery failed;
-    failed.account = f.account;
-    failed.job = j.id;
-    failed.state = TaskState::Completed;
-    int64_t bad = 0;
-    if (auto done = ctx.store->tasks(failed))
-      for (const auto& t : *done) bad += t.execution_info.result != TaskResult::Success;
+    int64_t bad = ctx.store->failed_task_count(f.account, j.id).value_or(0);
     TableRow row{
         {{sanitize_text(j.id), std::nullopt},
          {std::string(to_wire(j.state)), Role::StateActive},
@@ -299,7 +293,7 @@ std::vector<Context> contexts_for(View v) {
     case View::Detail:
       return {Context::Detail, Context::Global};
     case View::Gpus:
-      return {Context::Gpus, Context::Table, Context::Global};
+      return {Context::Gpus, Context::Global};
     default:
       return {Context::Table, Context::Global};
   }

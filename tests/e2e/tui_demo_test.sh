@@ -29,7 +29,7 @@ screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
 our_pids() {
   local p cmd
   for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
     [[ $cmd == *"$DATA"* && ${p#/proc/} != "$$" ]] && echo "${p#/proc/}"
   done
 }

@@ -122,3 +122,21 @@ Result<std::map<TaskState, int64_t>> Store::task_counts(const std::string& accou
 }
 
 }  // namespace trainyard
+
+namespace trainyard {
+
+Result<int64_t> Store::failed_task_count(const std::string& account, const std::string& job) {
+  // The ordering index narrows to completed tasks; only their result is read.
+  std::string sql =
+      "SELECT count(*) FROM tasks WHERE account = ?1 AND state_rank = 3 AND result = 'failure'";
+  if (!job.empty()) sql += " AND job_id = ?2";
+  auto s = cache_->get(sql, "count failed tasks");
+  if (!s) return s.error();
+  s->bind(1, account);
+  if (!job.empty()) s->bind(2, job);
+  auto row = s->step();
+  if (!row) return row.error();
+  return *row ? s->i64(0) : 0;
+}
+
+}  // namespace trainyard

@@ -137,6 +137,8 @@ class Store {
   /// Task counts by state for a job (or the account when job is empty); every state is present.
   Result<std::map<TaskState, int64_t>> task_counts(const std::string& account,
                                                    const std::string& job);
+  /// Completed tasks whose result is failure, for a job (or the account when job is empty).
+  Result<int64_t> failed_task_count(const std::string& account, const std::string& job);
   /// Removes a task with its files, history, offsets and metrics.
   Result<void> delete_task(const std::string& account, const std::string& job,
                            const std::string& id);

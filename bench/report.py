@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""Prints the benchmark table (figure, target, measured, pass/fail) from `RESULT name value unit`
+lines written by run_all.sh's steps."""
+import sys
+
+MB = 1e6 / 2**20  # 1 MB in MiB
+
+# (label, result name, target, unit shown, comparison): targets from the issue; None = info only.
+ROWS = [
+    ("1. exec -> first frame, Tasks of 100k (median)", "first_frame_median_ms", 100, "ms"),
+    ("2. one 200x60 frame: draw() (median)", "BM_TasksDraw_ms", 2, "ms"),
+    ("   refresh() + draw() (median)", "BM_TasksRefreshDraw_ms", None, "ms"),
+    ("3. filter keystroke, worst case (median)", "worst_filter_ms", 20, "ms"),
+    ("   't' (1 char, LIKE, all match)", "BM_FilterKeystroke.first_char_all_match_ms", 20, "ms"),
+    ("   'ta' (2 chars, LIKE, all match)", "BM_FilterKeystroke.second_char_all_match_ms", 20,
+     "ms"),
+    ("   'tas' (FTS, all match)", "BM_FilterKeystroke.third_char_all_match_fts_ms", 20, "ms"),
+    ("   'seed=42' (FTS, 1% match)", "BM_FilterKeystroke.seed=42_1pct_match_ms", 20, "ms"),
+    ("   'task-09999' (FTS, 10 match)", "BM_FilterKeystroke.task-09999_10_match_ms", 20, "ms"),
+    ("   'zzzq' (FTS, no match)", "BM_FilterKeystroke.no_match_ms", 20, "ms"),
+    ("4. RSS, Tasks of 100k open (real binary)", "tasks_view_rss_mib", 64 * MB, "MiB"),
+    ("   peak RSS (VmHWM) of that process", "tasks_view_hwm_mib", 64 * MB, "MiB"),
+    ("5. log pane on 1 GiB: RSS", "rss_log_open_mib", 100 * MB, "MiB"),
+    ("   peak RSS (VmHWM) incl. search", "hwm_mib", 100 * MB, "MiB"),
+    ("   search from top to the last match (TUI)", "tui_search_last_match_ms", 1000, "ms"),
+    ("   same search on LogFile (median of 3)", "logfile_search_last_match_ms", 1000, "ms"),
+    ("   indexing to the end (TUI refreshes)", "index_to_end_ms", None, "ms"),
+    ("   refreshes needed (one per 1 s tick)", "refreshes_to_end", None, ""),
+    ("6. idle CPU following a running task's log", "idle_follow_cpu_pct", 1, "%"),
+    ("   idle CPU on the Tasks pane of 100k", "idle_tasks100k_cpu_pct", 1, "%"),
+    ("   in-process open (Tui ctor + first draw)", "BM_OpenTasksView_ms", None, "ms"),
+    ("   'G' + 'g' (last page and back)", "BM_JumpBottomTop_ms", None, "ms"),
+    ("   'j' (one row down)", "BM_RowDown_ms", None, "ms"),
+]
+
+
+def main():
+    res = {}
+    for line in open(sys.argv[1]):
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] == "RESULT":
+            res[parts[1]] = float(parts[2])
+    filters = [v for k, v in res.items() if k.startswith("BM_FilterKeystroke") and k.endswith("_ms")]
+    if filters:
+        res["worst_filter_ms"] = max(filters)
+    print(f"{'figure':<48} {'target':>12} {'measured':>12}  result")
+    print("-" * 84)
+    failed = 0
+    for label, key, target, unit in ROWS:
+        if key not in res:
+            print(f"{label:<48} {'':>12} {'missing':>12}  ?")
+            continue
+        v = res[key]
+        tgt = f"<= {target:.4g} {unit}" if target is not None else "(info)"
+        verdict = "" if target is None else ("pass" if v <= target else "FAIL")
+        failed += verdict == "FAIL"
+        print(f"{label:<48} {tgt:>12} {v:>9.3f} {unit:<3} {verdict}")
+    print("-" * 84)
+    print(f"{failed} figure(s) over target" if failed else "all figures within target")
+
+
+if __name__ == "__main__":
+    main()
