@@ -97,7 +97,32 @@ Result<Node> LocalEngine::ensure_local_node() {
   return n;
 }
 
+Result<bool> LocalEngine::work_pending() {
+  auto nodes = store_.nodes(kLocalAccount, kLocalPool);
+  if (!nodes) return nodes.error();
+  if (nodes->empty() || nodes->front().task_slots != total_slots()) return true;
+  auto counts = store_.task_counts(kLocalAccount, "");
+  if (!counts) return counts.error();
+  if ((*counts)[TaskState::Active] > 0) return true;
+  for (auto state : {TaskState::Preparing, TaskState::Running}) {
+    auto tasks = tasks_in(store_, state);
+    if (!tasks) return tasks.error();
+    for (const auto& t : *tasks) {
+      auto run = store_.local_run(t.job_id, t.id);
+      if (!run) return run.error();
+      if (!run->has_value() || !process_matches(static_cast<pid_t>((*run)->supervisor_pid),
+                                                (*run)->supervisor_start))
+        return true;
+    }
+  }
+  return false;
+}
+
 Result<int> LocalEngine::schedule() {
+  // Read first: an idle machine must not take the write lock (and fsync) on every poll.
+  auto pending = work_pending();
+  if (!pending) return pending.error();
+  if (!*pending) return 0;
   int started = 0;
   auto r = store_.write(
       [&]() -> Result<void> {

@@ -79,6 +79,7 @@ class LocalEngine {
 
  private:
   struct Placement;
+  Result<bool> work_pending();
   Result<void> reconcile_locked();
   Result<int> start_ready_locked();
   Result<bool> try_start_locked(Task& t, Placement& p);

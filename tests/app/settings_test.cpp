@@ -1,0 +1,52 @@
+// config.json: defaults, every key, and one-line errors that name the file and the place.
+#include "app/settings.hpp"
+
+#include <gtest/gtest.h>
+
+namespace trainyard {
+namespace {
+
+TEST(Settings, MissingFileGivesDefaults) {
+  auto s = load_settings("/nonexistent/trainyard/config.json");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->theme, "dark");
+  EXPECT_EQ(s->cpu_slots, 0);
+  EXPECT_TRUE(s->metric_patterns.empty());
+}
+
+TEST(Settings, ReadsEveryKey) {
+  auto s = parse_settings(R"j({"version": 1, "theme": "light", "local": {"cpuSlots": 3},
+      "metrics": {"patterns": [{"name": "bleu", "regex": "BLEU = ([0-9.]+)"}],
+                  "main": {"sweep": "bleu"}}})j",
+                          "cfg.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->theme, "light");
+  EXPECT_EQ(s->cpu_slots, 3);
+  ASSERT_EQ(s->metric_patterns.size(), 1u);
+  EXPECT_EQ(s->metric_patterns[0].name, "bleu");
+  EXPECT_EQ(s->main_metric.at("sweep"), "bleu");
+}
+
+void expect_error(const std::string& text, const std::string& fragment) {
+  auto s = parse_settings(text, "cfg.json");
+  ASSERT_FALSE(s.ok()) << text;
+  EXPECT_EQ(s.error().kind, ErrorKind::Parse);
+  EXPECT_NE(s.error().message.find("cfg.json"), std::string::npos) << s.error().message;
+  EXPECT_NE(s.error().message.find(fragment), std::string::npos) << s.error().message;
+  EXPECT_EQ(s.error().message.find('\n'), std::string::npos) << "one line";
+}
+
+TEST(Settings, ErrorsNameTheFileAndPlace) {
+  expect_error("{\"theme\": ", "parse error");
+  expect_error(R"j({"themes": "dark"})j", "/themes");
+  expect_error(R"j({"version": 9})j", "/version");
+  expect_error(R"j({"local": {"cpuSlots": 0}})j", "/local/cpuSlots");
+  expect_error(R"j({"local": {"cpuSlots": "two"}})j", "/local/cpuSlots");
+  expect_error(R"j({"metrics": {"patterns": [{"name": "x", "regex": "([0-9"}]}})j", "/metrics/patterns/0/regex");
+  expect_error(R"j({"metrics": {"patterns": [{"name": "x", "regex": "no group"}]}})j", "capture group");
+  expect_error(R"j({"metrics": {"main": {"job": 3}}})j", "/metrics/main/job");
+  expect_error(R"j([1, 2])j", "expected an object");
+}
+
+}  // namespace
+}  // namespace trainyard
