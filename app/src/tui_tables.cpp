@@ -78,7 +78,8 @@ std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t)
   auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
   if (!names || names->empty()) return {"", ""};
   auto configured = ctx.settings.main_metric.find(t.job_id);
-  auto main = configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
+  auto main =
+      configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
   auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, main);
   if (!pts || pts->empty()) return {"", ""};
   Canvas c(8, 1);
@@ -103,7 +104,8 @@ std::string run_disk(AppContext& ctx, const Task& t) {
   if (t.account != kLocalAccount) return "";
   uint64_t total = 0;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(run_paths(ctx.data_dir, t.job_id, t.id).dir, ec))
+  for (const auto& e :
+       std::filesystem::directory_iterator(run_paths(ctx.data_dir, t.job_id, t.id).dir, ec))
     if (e.is_regular_file(ec)) total += e.file_size(ec);
   return human_bytes(total);
 }
@@ -125,6 +127,8 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
   q.substring = f.cursor.filter;
   auto total = ctx.store->count_tasks(q);
   p.total = total ? static_cast<size_t>(*total) : 0;
+  // Nothing to list: a filter with no match would otherwise scan the job's index a second time.
+  if (total && first >= p.total) return;
   q.offset = static_cast<int64_t>(first);
   q.limit = rows;
   auto tasks = ctx.store->tasks(q);

@@ -98,3 +98,20 @@ TEST(Snapshot, MissingFileFailsEvenWhenCiBlocksUpdates) {
 
 }  // namespace
 }  // namespace trainyard
+
+namespace trainyard {
+namespace {
+
+// Regression: a 1x1 terminal made the status bar fill a zero-width rect outside the canvas.
+TEST(Canvas, FillOfAnEmptyOrOutsideRectTouchesNothing) {
+  Canvas c(1, 1);
+  c.fill(Rect{1, 0, 0, 1}, Role::StatusBar);
+  c.fill(Rect{0, 0, 0, 1}, Role::StatusBar);
+  c.fill(Rect{5, 5, 3, 3}, Role::StatusBar);
+  EXPECT_EQ(c.at(0, 0).role, Role::Default);
+  c.fill(Rect{0, 0, 1, 1}, Role::StatusBar);
+  EXPECT_EQ(c.at(0, 0).role, Role::StatusBar);
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -51,6 +51,7 @@ void Canvas::clear() {
 
 // Overwriting half of a wide character blanks its other half, so no orphan halves remain.
 void Canvas::unsplit(int x, int y) {
+  if (!inside(x, y)) return;
   if (cell(x, y).continuation() && x > 0) cell(x - 1, y).grapheme = " ";
   if (x + 1 < width_ && cell(x + 1, y).continuation()) cell(x + 1, y).grapheme = " ";
 }
@@ -67,6 +68,7 @@ void Canvas::put(int x, int y, std::string_view grapheme, int cell_width, Role r
 
 void Canvas::fill(Rect r, Role role, std::string_view grapheme) {
   r = r.intersect(bounds());
+  if (r.empty()) return;
   for (int y = r.y; y < r.bottom(); ++y) {
     unsplit(r.x, y);
     unsplit(r.right() - 1, y);
