@@ -67,8 +67,11 @@ Result<SubmitRequest> to_request(const RunOptions& o) {
 }
 
 int run_command(const CliState& st, RunOptions o) {
-  if (!st.command_words.empty()) o.command.insert(o.command.end(), st.command_words.begin(), st.command_words.end());
-  if (o.command.empty()) return report(make_error(ErrorKind::Usage, "no command given: trainyard run [OPTIONS] -- CMD..."));
+  if (!st.command_words.empty())
+    o.command.insert(o.command.end(), st.command_words.begin(), st.command_words.end());
+  if (o.command.empty())
+    return report(
+        make_error(ErrorKind::Usage, "no command given: trainyard run [OPTIONS] -- CMD..."));
   if (auto a = check_account(o.account); !a) return report(a.error());
   auto req = to_request(o);
   if (!req) return report(req.error());

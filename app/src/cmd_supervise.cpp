@@ -16,8 +16,10 @@ std::vector<std::unique_ptr<LogMetricsFollower>> metric_followers(AppContext& ct
                                                                   const SupervisorArgs& args) {
   auto paths = run_paths(ctx.data_dir, args.job, args.task);
   std::vector<std::unique_ptr<LogMetricsFollower>> out;
-  for (const auto& [file, path] : {std::pair{"stdout.txt", paths.stdout_txt}, {"stderr.txt", paths.stderr_txt}}) {
-    auto f = std::make_unique<LogMetricsFollower>(*ctx.store, kLocalAccount, args.job, args.task, file, path);
+  for (const auto& [file, path] :
+       {std::pair{"stdout.txt", paths.stdout_txt}, {"stderr.txt", paths.stderr_txt}}) {
+    auto f = std::make_unique<LogMetricsFollower>(*ctx.store, kLocalAccount, args.job, args.task,
+                                                  file, path);
     (void)f->add_patterns(ctx.settings.metric_patterns);
     out.push_back(std::move(f));
   }

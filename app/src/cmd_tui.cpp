@@ -33,7 +33,8 @@ void add_tui_flags(CLI::App& app, TuiFlags& f) {
   app.add_option("--dump-frame", f.dump_frame,
                  "Render the TUI headless at WxH, print the frame, exit");
   app.add_option("--keys", f.keys, "With --dump-frame: keys to feed first (tmux send-keys names)");
-  app.add_option("--theme", f.theme, "Theme name (dark, light, mono) or a theme file (default: config, else dark)");
+  app.add_option("--theme", f.theme,
+                 "Theme name (dark, light, mono) or a theme file (default: config, else dark)");
   app.add_option("--open", f.open, "Pane to open: accounts, pools, nodes, jobs, tasks, gpus")
       ->check(CLI::IsMember({"accounts", "pools", "nodes", "jobs", "tasks", "gpus"}));
   app.add_option("--account", f.account, "Account to open");

@@ -12,7 +12,7 @@ namespace trainyard {
 struct CliState {
   std::string data_dir;
   std::vector<std::string> command_words;  ///< everything after the first `--`, untouched
-  std::function<int()> action;  ///< set by the subcommand that was chosen
+  std::function<int()> action;             ///< set by the subcommand that was chosen
 };
 
 /// Flags of the TUI itself (no subcommand).

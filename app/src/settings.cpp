@@ -38,11 +38,13 @@ Result<void> read_patterns(const json& arr, Settings& s, const std::string& sour
       return bad(source, where, "needs \"name\" and \"regex\" strings");
     try {
       std::regex re(arr[i]["regex"].get<std::string>());
-      if (re.mark_count() < 1) return bad(source, where + "/regex", "needs one capture group for the value");
+      if (re.mark_count() < 1)
+        return bad(source, where + "/regex", "needs one capture group for the value");
     } catch (const std::regex_error& e) {
       return bad(source, where + "/regex", e.what());
     }
-    s.metric_patterns.push_back({arr[i]["name"].get<std::string>(), arr[i]["regex"].get<std::string>()});
+    s.metric_patterns.push_back(
+        {arr[i]["name"].get<std::string>(), arr[i]["regex"].get<std::string>()});
   }
   return ok_result();
 }
@@ -63,7 +65,8 @@ Result<void> read_metrics(const json& m, Settings& s, const std::string& source)
 Result<void> read_local(const json& l, Settings& s, const std::string& source) {
   if (auto r = only_keys(l, {"cpuSlots"}, source, "/local"); !r) return r;
   if (!l.contains("cpuSlots")) return ok_result();
-  if (!l["cpuSlots"].is_number_integer() || l["cpuSlots"].get<int>() < 1 || l["cpuSlots"].get<int>() > 1024)
+  if (!l["cpuSlots"].is_number_integer() || l["cpuSlots"].get<int>() < 1 ||
+      l["cpuSlots"].get<int>() > 1024)
     return bad(source, "/local/cpuSlots", "expected a whole number from 1 to 1024");
   s.cpu_slots = l["cpuSlots"].get<int>();
   return ok_result();
@@ -73,7 +76,8 @@ Result<void> read_local(const json& l, Settings& s, const std::string& source) {
 
 std::string default_config_path() {
   if (const char* p = std::getenv("TRAINYARD_CONFIG"); p && *p) return p;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/trainyard/config.json";
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+    return std::string(x) + "/trainyard/config.json";
   const char* home = std::getenv("HOME");
   return std::string(home ? home : ".") + "/.config/trainyard/config.json";
 }
@@ -87,9 +91,12 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   } catch (const json::parse_error& e) {
     return make_error(ErrorKind::Parse, fmt::format("{}: {}", source, e.what()));
   }
-  if (auto r = only_keys(j, {"version", "theme", "local", "metrics"}, source, ""); !r) return r.error();
-  if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() > kConfigVersion))
-    return bad(source, "/version", fmt::format("this trainyard reads config version {}", kConfigVersion));
+  if (auto r = only_keys(j, {"version", "theme", "local", "metrics"}, source, ""); !r)
+    return r.error();
+  if (j.contains("version") &&
+      (!j["version"].is_number_integer() || j["version"].get<int>() > kConfigVersion))
+    return bad(source, "/version",
+               fmt::format("this trainyard reads config version {}", kConfigVersion));
   if (j.contains("theme")) {
     if (!j["theme"].is_string()) return bad(source, "/theme", "expected a theme name or file");
     s.theme = j["theme"].get<std::string>();

@@ -66,9 +66,9 @@ void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
   if (shown < n) {
     // Say what did not fit rather than dropping charts silently.
     std::tie(shown, h) = chart_layout(n, per_row, r.h - 1);
-    c.draw_text_truncated(r.x, r.bottom() - 1,
-                          fmt::format("+{} more metric(s): a taller terminal shows them", n - shown),
-                          Role::Dim, r.w);
+    c.draw_text_truncated(
+        r.x, r.bottom() - 1,
+        fmt::format("+{} more metric(s): a taller terminal shows them", n - shown), Role::Dim, r.w);
   }
   for (int i = 0; i < shown; ++i) {
     int y = r.y + (i / per_row) * h;

@@ -12,9 +12,19 @@ namespace {
 Role role_for(const Span& span) {
   if (span.placeholder) return Role::LogPlaceholder;
   switch (span.style.fg) {
-    case 1: case 9: case 160: case 196: return Role::LogError;
-    case 3: case 11: case 178: case 214: case 220: return Role::LogWarn;
-    default: return Role::LogText;
+    case 1:
+    case 9:
+    case 160:
+    case 196:
+      return Role::LogError;
+    case 3:
+    case 11:
+    case 178:
+    case 214:
+    case 220:
+      return Role::LogWarn;
+    default:
+      return Role::LogText;
   }
 }
 

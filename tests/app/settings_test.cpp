@@ -42,8 +42,10 @@ TEST(Settings, ErrorsNameTheFileAndPlace) {
   expect_error(R"j({"version": 9})j", "/version");
   expect_error(R"j({"local": {"cpuSlots": 0}})j", "/local/cpuSlots");
   expect_error(R"j({"local": {"cpuSlots": "two"}})j", "/local/cpuSlots");
-  expect_error(R"j({"metrics": {"patterns": [{"name": "x", "regex": "([0-9"}]}})j", "/metrics/patterns/0/regex");
-  expect_error(R"j({"metrics": {"patterns": [{"name": "x", "regex": "no group"}]}})j", "capture group");
+  expect_error(R"j({"metrics": {"patterns": [{"name": "x", "regex": "([0-9"}]}})j",
+               "/metrics/patterns/0/regex");
+  expect_error(R"j({"metrics": {"patterns": [{"name": "x", "regex": "no group"}]}})j",
+               "capture group");
   expect_error(R"j({"metrics": {"main": {"job": 3}}})j", "/metrics/main/job");
   expect_error(R"j([1, 2])j", "expected an object");
 }

@@ -31,10 +31,13 @@ class LogMetricsTest : public ::testing::Test {
   std::vector<double> values(const std::string& name) {
     std::vector<double> out;
     auto pts = store_->metric_points("local", "j", "t", name);
-    if (pts) for (const auto& p : *pts) out.push_back(p.value);
+    if (pts)
+      for (const auto& p : *pts) out.push_back(p.value);
     return out;
   }
-  LogMetricsFollower follower() { return LogMetricsFollower(*store_, "local", "j", "t", "stdout.txt", path_); }
+  LogMetricsFollower follower() {
+    return LogMetricsFollower(*store_, "local", "j", "t", "stdout.txt", path_);
+  }
 
   std::string dir_, path_;
   std::unique_ptr<Store> store_;

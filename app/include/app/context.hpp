@@ -4,10 +4,10 @@
 #include <memory>
 #include <string>
 
+#include "app/settings.hpp"
 #include "core/result.hpp"
 #include "core/time.hpp"
 #include "local/engine.hpp"
-#include "app/settings.hpp"
 #include "store/store.hpp"
 
 namespace trainyard {

@@ -16,7 +16,7 @@ struct Settings {
   int cpu_slots = 0;  ///< local CPU slots when there is no GPU; 0: $TRAINYARD_CPU_SLOTS or 1
   std::vector<MetricPattern> metric_patterns;
   std::map<std::string, std::string> main_metric;  ///< job id → metric shown in tables
-  std::string source;  ///< the file they came from, empty for defaults
+  std::string source;                              ///< the file they came from, empty for defaults
 };
 
 /// `$TRAINYARD_CONFIG`, else `$XDG_CONFIG_HOME/trainyard/config.json`, else `~/.config/…`.

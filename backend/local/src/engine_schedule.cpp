@@ -110,8 +110,8 @@ Result<bool> LocalEngine::work_pending() {
     for (const auto& t : *tasks) {
       auto run = store_.local_run(t.job_id, t.id);
       if (!run) return run.error();
-      if (!run->has_value() || !process_matches(static_cast<pid_t>((*run)->supervisor_pid),
-                                                (*run)->supervisor_start))
+      if (!run->has_value() ||
+          !process_matches(static_cast<pid_t>((*run)->supervisor_pid), (*run)->supervisor_start))
         return true;
     }
   }

@@ -64,19 +64,41 @@ void bind_filter(detail::Stmt& s, const TaskQuery& q, Substring mode) {
   if (mode == Substring::Like) s.bind(4, like_pattern(q.substring));
 }
 
+// At most this many trigram matches (in any job) are sorted for a list rather than looked for
+// along the ordering index, which stops early only when matches are dense.
+constexpr int64_t kFewMatches = 2000;
+
+// Whether the trigram index matches at most kFewMatches tasks (counting stops just past it).
+Result<bool> few_matches(detail::StatementCache& c, const TaskQuery& q) {
+  auto s =
+      c.get("SELECT count(*) FROM (SELECT rowid FROM task_fts WHERE task_fts MATCH ?1 LIMIT ?2)",
+            "count substring matches");
+  if (!s) return s.error();
+  s->bind(1, fts_phrase(q.substring)).bind(2, kFewMatches + 1);
+  auto row = s->step();
+  if (!row) return row.error();
+  return *row && s->i64(0) <= kFewMatches;
+}
+
 }  // namespace
 
 Result<std::vector<Task>> Store::tasks(const TaskQuery& q) {
   auto mode = substring_mode(q, has_fts_);
-  // Matches the indexes: within a job, job_id is fixed; across jobs it breaks ties last.
-  std::string order = " ORDER BY state_rank, creation_time, id";
-  if (q.job.empty()) order += ", job_id";
-  std::string sql = "SELECT " + detail::task_columns() + " FROM tasks" + where_clause(q, mode) +
-                    order + " LIMIT ?5 OFFSET ?6";
   // Inside write(), tasks written so far are still queued for the index.
   if (mode == Substring::Fts && in_write_) TY_TRY(detail::flush_substring_index(db_));
   std::vector<Task> out;
   TY_TRY(read([&]() -> Result<void> {
+    bool by_match = false;
+    if (mode == Substring::Fts) {
+      auto few = few_matches(*cache_, q);
+      if (!few) return few.error();
+      by_match = *few;
+    }
+    // Matches the indexes: within a job, job_id is fixed; across jobs it breaks ties last.
+    std::string order = " ORDER BY state_rank, creation_time, id";
+    if (q.job.empty()) order += ", job_id";
+    std::string sql = "SELECT " + detail::task_columns() + " FROM tasks" +
+                      where_clause(q, mode, by_match) + order + " LIMIT ?5 OFFSET ?6";
     auto s = cache_->get(sql, "list tasks");
     if (!s) return s.error();
     bind_filter(*s, q, mode);

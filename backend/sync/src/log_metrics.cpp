@@ -69,7 +69,8 @@ LogMetricsFollower::LogMetricsFollower(Store& store, std::string account, std::s
 Result<void> LogMetricsFollower::add_patterns(const std::vector<MetricPattern>& patterns) {
   for (const auto& p : patterns) {
     if (auto r = parser_.add_pattern(p.name, p.regex); !r)
-      return make_error(ErrorKind::Usage, fmt::format("metric pattern '{}': {}", p.name, r.error().message));
+      return make_error(ErrorKind::Usage,
+                        fmt::format("metric pattern '{}': {}", p.name, r.error().message));
   }
   return ok_result();
 }
@@ -125,7 +126,8 @@ Result<size_t> LogMetricsFollower::poll(bool final_pass) {
   auto r = store_.write([&]() -> Result<void> {
     if (!points.empty())
       if (auto a = store_.add_metric_points(account_, job_, task_, points); !a) return a;
-    return store_.set_log_offset(account_, job_, task_, file_, offset_ + static_cast<int64_t>(used));
+    return store_.set_log_offset(account_, job_, task_, file_,
+                                 offset_ + static_cast<int64_t>(used));
   });
   if (!r) return r.error();
   offset_ += static_cast<int64_t>(used);
