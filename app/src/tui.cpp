@@ -130,7 +130,9 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
     : ctx_(ctx), term_(term), st_(std::make_unique<TuiState>()) {
   st_->options = std::move(options);
   st_->engine = std::make_unique<LocalEngine>(*ctx.store, ctx.engine, ctx.clock);
-  st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()));
+  st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
+                                           GpuMonitorOptions{},
+                                           [st = st_.get()] { st->events.post(Wake{}); });
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, view_from_name(st_->options.view));
@@ -202,21 +204,31 @@ void Tui::draw() {
   term_.present(c);
 }
 
+// A followed log refreshes 4 times a second; everything else once a second (the data changes
+// no faster, and an idle TUI must cost next to nothing).
+std::chrono::milliseconds Tui::refresh_interval() const {
+  bool tailing = st_->top().view == View::Logs && st_->logs.follow;
+  return tailing ? 250ms : 1000ms;
+}
+
 int Tui::run() {
   st_->gpus->start();
   draw();
-  auto last_refresh = std::chrono::steady_clock::now();
+  auto next_refresh = std::chrono::steady_clock::now() + refresh_interval();
   while (!st_->quit) {
-    pollfd fds[1] = {{term_.input_fd(), POLLIN, 0}};
-    poll(fds, term_.input_fd() >= 0 ? 1 : 0, 1000);
-    bool changed = false;
+    auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
+        next_refresh - std::chrono::steady_clock::now());
+    pollfd fds[2] = {{st_->events.fd(), POLLIN, 0}, {term_.input_fd(), POLLIN, 0}};
+    poll(fds, term_.input_fd() >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(0, wait.count())));
+    // A GPU sample only changes what the GPU pane shows.
+    bool changed = !st_->events.drain().empty() && st_->top().view == View::Gpus;
     while (auto k = term_.read_key()) {
       handle_key(*k);
       changed = true;
     }
-    if (std::chrono::steady_clock::now() - last_refresh >= 1s) {
+    if (std::chrono::steady_clock::now() >= next_refresh) {
       refresh();
-      last_refresh = std::chrono::steady_clock::now();
+      next_refresh = std::chrono::steady_clock::now() + refresh_interval();
       changed = true;
     }
     if (changed) draw();

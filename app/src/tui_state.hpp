@@ -10,6 +10,7 @@
 #include "app/context.hpp"
 #include "app/keymap.hpp"
 #include "app/tui.hpp"
+#include "core/event_queue.hpp"
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "sync/log_file.hpp"
@@ -86,6 +87,7 @@ struct TuiState {
   LogState logs;
   int body_height = 10;  ///< table rows that fit, from the last draw
   std::unique_ptr<LocalEngine> engine;
+  EventQueue events;  ///< workers (the GPU sampler) wake the loop through its fd
   std::unique_ptr<GpuMonitor> gpus;
   std::chrono::steady_clock::time_point last_schedule{};
   bool quit = false;

@@ -1,6 +1,7 @@
 // The TUI: panes over the store, driven by keys, drawn into a Canvas and presented on a Terminal.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -42,6 +43,8 @@ class Tui {
   bool done() const;
 
  private:
+  std::chrono::milliseconds refresh_interval() const;
+
   AppContext& ctx_;
   Terminal& term_;
   std::unique_ptr<TuiState> st_;
