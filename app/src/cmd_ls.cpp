@@ -17,6 +17,15 @@ struct LsOptions {
   bool json = false;
 };
 
+// `--json`: one array of entities in the Batch REST API's shapes.
+template <typename T>
+int print_json(const std::vector<T>& items, nlohmann::json (*to_wire)(const T&)) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const auto& item : items) arr.push_back(to_wire(item));
+  std::puts(arr.dump(2).c_str());
+  return kExitOk;
+}
+
 std::string opt_time(const std::optional<Timestamp>& t) {
   return t ? format_iso8601(*t).substr(0, 19) + "Z" : "-";
 }
@@ -40,10 +49,7 @@ int print_tasks(AppContext& ctx, const LsOptions& o) {
   auto tasks = ctx.store->tasks(q);
   if (!tasks) return report(tasks.error());
   if (o.json) {
-    nlohmann::json arr = nlohmann::json::array();
-    for (const auto& t : *tasks) arr.push_back(task_to_wire(t));
-    std::puts(arr.dump(2).c_str());
-    return kExitOk;
+    return print_json(*tasks, task_to_wire);
   }
   TextTable table({"JOB/TASK", "STATE", "EXIT", "RETRIES", "SLOTS", "STARTED", "RAN", "COMMAND"});
   for (const auto& t : *tasks) {
@@ -59,10 +65,7 @@ int print_jobs(AppContext& ctx, const LsOptions& o) {
   auto jobs = ctx.store->jobs(o.account);
   if (!jobs) return report(jobs.error());
   if (o.json) {
-    nlohmann::json arr = nlohmann::json::array();
-    for (const auto& j : *jobs) arr.push_back(job_to_wire(j));
-    std::puts(arr.dump(2).c_str());
-    return kExitOk;
+    return print_json(*jobs, job_to_wire);
   }
   TextTable table({"JOB", "STATE", "POOL", "ACTIVE", "RUNNING", "COMPLETED", "CREATED"});
   for (const auto& j : *jobs) {
@@ -82,10 +85,7 @@ int print_pools(AppContext& ctx, const LsOptions& o) {
   auto pools = ctx.store->pools(o.account);
   if (!pools) return report(pools.error());
   if (o.json) {
-    nlohmann::json arr = nlohmann::json::array();
-    for (const auto& p : *pools) arr.push_back(pool_to_wire(p));
-    std::puts(arr.dump(2).c_str());
-    return kExitOk;
+    return print_json(*pools, pool_to_wire);
   }
   TextTable table({"POOL", "STATE", "ALLOCATION", "NODES", "SLOTS/NODE", "VM SIZE"});
   for (const auto& p : *pools) {
@@ -122,10 +122,7 @@ int print_nodes(AppContext& ctx, const LsOptions& o) {
   if (o.account == kLocalAccount)
     for (auto& n : *nodes) fill_local_counts(ctx, n);
   if (o.json) {
-    nlohmann::json arr = nlohmann::json::array();
-    for (const auto& n : *nodes) arr.push_back(node_to_wire(n));
-    std::puts(arr.dump(2).c_str());
-    return kExitOk;
+    return print_json(*nodes, node_to_wire);
   }
   TextTable table({"NODE", "POOL", "STATE", "SCHEDULING", "SLOTS USED", "IP"});
   for (const auto& n : *nodes) {
@@ -141,10 +138,7 @@ int print_accounts(AppContext& ctx, const LsOptions& o) {
   auto accounts = ctx.store->accounts();
   if (!accounts) return report(accounts.error());
   if (o.json) {
-    nlohmann::json arr = nlohmann::json::array();
-    for (const auto& a : *accounts) arr.push_back(account_to_wire(a));
-    std::puts(arr.dump(2).c_str());
-    return kExitOk;
+    return print_json(*accounts, account_to_wire);
   }
   TextTable table({"ACCOUNT", "KIND", "ENDPOINT"});
   for (const auto& a : *accounts)

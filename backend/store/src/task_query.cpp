@@ -64,20 +64,23 @@ void bind_filter(detail::Stmt& s, const TaskQuery& q, Substring mode) {
   if (mode == Substring::Like) s.bind(4, like_pattern(q.substring));
 }
 
-// At most this many trigram matches (in any job) drive a query; more are found faster along the
-// ordering index (bench/README.md has the figures).
+// Trigram matches (in any job) up to which they drive a list (rowid lookups, then a sort), and
+// up to which they drive a count. Past the second, matches are dense: an ASCII pattern is then
+// cheaper through LIKE along the ordering index, which meets dense matches early and counts ~3x
+// faster than 100,000 lookups (bench/README.md has the figures).
 constexpr int64_t kFewMatches = 256;
+constexpr int64_t kSparseMatches = 20000;
 
-// Whether the trigram index matches at most kFewMatches tasks (counting stops just past it).
-Result<bool> few_matches(detail::StatementCache& c, const TaskQuery& q) {
+// Trigram matches of the pattern, counted up to kSparseMatches + 1.
+Result<int64_t> capped_matches(detail::StatementCache& c, const TaskQuery& q) {
   auto s =
       c.get("SELECT count(*) FROM (SELECT rowid FROM task_fts WHERE task_fts MATCH ?1 LIMIT ?2)",
             "count substring matches");
   if (!s) return s.error();
-  s->bind(1, fts_phrase(q.substring)).bind(2, kFewMatches + 1);
+  s->bind(1, fts_phrase(q.substring)).bind(2, kSparseMatches + 1);
   auto row = s->step();
   if (!row) return row.error();
-  return *row && s->i64(0) <= kFewMatches;
+  return *row ? s->i64(0) : 0;
 }
 
 bool is_ascii(std::string_view s) {
@@ -92,18 +95,17 @@ struct Plan {
   bool by_match = false;  ///< the trigram matches drive the query (see where_clause)
 };
 
-// Few trigram matches drive the query: rowid lookups (and a sort, for a list). Many matches of an
-// ASCII pattern are cheaper through LIKE along the ordering index, which meets dense matches early
-// and counts ~3x faster than looking up 100,000 matches; LIKE and the trigram tokenizer fold
-// ASCII case alike. Other patterns keep the trigram index.
-Result<Plan> plan_for(detail::StatementCache& c, const TaskQuery& q, bool has_fts) {
+// The cheapest way to a list (or a count) for the pattern's number of matches. LIKE and the
+// trigram tokenizer fold ASCII case alike, so an ASCII pattern may take either.
+Result<Plan> plan_for(detail::StatementCache& c, const TaskQuery& q, bool has_fts, bool count) {
   auto mode = substring_mode(q, has_fts);
   if (mode != Substring::Fts) return Plan{mode, false};
-  auto few = few_matches(c, q);
-  if (!few) return few.error();
-  if (*few) return Plan{Substring::Fts, true};
+  auto matches = capped_matches(c, q);
+  if (!matches) return matches.error();
+  if (*matches <= kFewMatches) return Plan{Substring::Fts, true};
+  if (*matches <= kSparseMatches) return Plan{Substring::Fts, count};
   if (is_ascii(q.substring)) return Plan{Substring::Like, false};
-  return Plan{Substring::Fts, false};
+  return Plan{Substring::Fts, count};
 }
 
 }  // namespace
@@ -114,7 +116,7 @@ Result<std::vector<Task>> Store::tasks(const TaskQuery& q) {
     TY_TRY(detail::flush_substring_index(db_));
   std::vector<Task> out;
   TY_TRY(read([&]() -> Result<void> {
-    auto plan = plan_for(*cache_, q, has_fts_);
+    auto plan = plan_for(*cache_, q, has_fts_, false);
     if (!plan) return plan.error();
     // Matches the indexes: within a job, job_id is fixed; across jobs it breaks ties last.
     std::string order = " ORDER BY state_rank, creation_time, id";
@@ -137,11 +139,10 @@ Result<std::vector<Task>> Store::tasks(const TaskQuery& q) {
 Result<int64_t> Store::count_tasks(const TaskQuery& q) {
   if (substring_mode(q, has_fts_) == Substring::Fts && in_write_)
     TY_TRY(detail::flush_substring_index(db_));
-  auto plan = plan_for(*cache_, q, has_fts_);
+  auto plan = plan_for(*cache_, q, has_fts_, true);
   if (!plan) return plan.error();
-  // A count has no order to keep: trigram matches always drive it.
-  auto s =
-      cache_->get("SELECT count(*) FROM tasks" + where_clause(q, plan->mode, true), "count tasks");
+  auto s = cache_->get("SELECT count(*) FROM tasks" + where_clause(q, plan->mode, plan->by_match),
+                       "count tasks");
   if (!s) return s.error();
   bind_filter(*s, q, plan->mode);
   auto row = s->step();
