@@ -204,6 +204,19 @@ void Tui::draw() {
   term_.present(c);
 }
 
+// Reloads only when another process committed (a supervisor, the CLI) or every 5 s for the
+// ages on screen; an idle TUI then reads almost nothing.
+void Tui::tick() {
+  auto version = ctx_.store->data_version().value_or(-1);
+  auto now = std::chrono::steady_clock::now();
+  bool stale = version != st_->data_version || now - st_->last_reload >= 5s;
+  if (st_->top().view == View::Logs) refresh_logs(*st_);
+  if (!stale) return;
+  refresh();
+  st_->data_version = version;
+  st_->last_reload = now;
+}
+
 // A followed log refreshes 4 times a second; everything else once a second (the data changes
 // no faster, and an idle TUI must cost next to nothing).
 std::chrono::milliseconds Tui::refresh_interval() const {
@@ -227,7 +240,7 @@ int Tui::run() {
       changed = true;
     }
     if (std::chrono::steady_clock::now() >= next_refresh) {
-      refresh();
+      tick();
       next_refresh = std::chrono::steady_clock::now() + refresh_interval();
       changed = true;
     }

@@ -70,9 +70,15 @@ void refresh_logs(TuiState& st) {
     if (!f) return;
     lg.file.emplace(std::move(*f));
   }
-  // Index at most 64 MiB per refresh so a huge file never freezes the UI.
-  auto r = lg.file->refresh(64ull << 20);
-  if (r && r->reset) lg.top = 0;
+  // Index in 64 MiB steps for at most 100 ms per refresh: a 1 GB log is ready at once, a much
+  // larger one never freezes the UI.
+  auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  for (;;) {
+    auto r = lg.file->refresh(64ull << 20);
+    if (!r) break;
+    if (r->reset) lg.top = 0;
+    if (r->complete || std::chrono::steady_clock::now() >= until) break;
+  }
   if (lg.follow) lg.top = last_top(lg);
 }
 

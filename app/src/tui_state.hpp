@@ -90,6 +90,8 @@ struct TuiState {
   EventQueue events;  ///< workers (the GPU sampler) wake the loop through its fd
   std::unique_ptr<GpuMonitor> gpus;
   std::chrono::steady_clock::time_point last_schedule{};
+  std::chrono::steady_clock::time_point last_reload{};
+  int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
   bool quit = false;
 
   Frame& top() { return stack.back(); }

@@ -80,12 +80,11 @@ std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t)
   auto configured = ctx.settings.main_metric.find(t.job_id);
   auto main =
       configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
-  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, main);
+  auto pts = ctx.store->metric_tail(t.account, t.job_id, t.id, main, 8);
   if (!pts || pts->empty()) return {"", ""};
   Canvas c(8, 1);
   SparklineVm vm;
-  size_t start = pts->size() > 8 ? pts->size() - 8 : 0;
-  for (size_t i = start; i < pts->size(); ++i) vm.values.push_back((*pts)[i].value);
+  for (const auto& p : *pts) vm.values.push_back(p.value);
   render_sparkline(vm, c, c.bounds());
   return {c.to_text(), fmt::format("{} {:.3g}", main, pts->back().value)};
 }

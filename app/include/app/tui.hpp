@@ -44,6 +44,7 @@ class Tui {
 
  private:
   std::chrono::milliseconds refresh_interval() const;
+  void tick();
 
   AppContext& ctx_;
   Terminal& term_;

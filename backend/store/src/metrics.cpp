@@ -1,4 +1,5 @@
 // Metric points parsed from task logs, grouped in one series per (task, metric name).
+#include <algorithm>
 #include <unordered_map>
 
 #include "statement.hpp"
@@ -73,6 +74,33 @@ Result<std::vector<MetricPoint>> Store::metric_points(const std::string& account
   return detail::collect<MetricPoint>(*s, [](const detail::Stmt& r) {
     return MetricPoint{r.text(0), r.f64(1), r.f64(2), r.time(3)};
   });
+}
+
+Result<std::vector<MetricPoint>> Store::metric_tail(const std::string& account,
+                                                    const std::string& job, const std::string& task,
+                                                    const std::string& name, int64_t count) {
+  // Newest first through the (series, step) index, then put back in step order.
+  auto s = cache_->get(
+      "SELECT m.name, p.step, p.value, p.at FROM metric_points p "
+      "JOIN metric_series m ON m.id = p.series_id "
+      "WHERE m.account = ?1 AND m.job_id = ?2 AND m.task_id = ?3 AND m.name = ?4 "
+      "ORDER BY p.step DESC, p.rowid DESC LIMIT ?5",
+      "read last metric points");
+  if (!s) return s.error();
+  s->bind(1, account).bind(2, job).bind(3, task).bind(4, name).bind(5, count);
+  auto out = detail::collect<MetricPoint>(*s, [](const detail::Stmt& r) {
+    return MetricPoint{r.text(0), r.f64(1), r.f64(2), r.time(3)};
+  });
+  if (out) std::reverse(out->begin(), out->end());
+  return out;
+}
+
+Result<int64_t> Store::data_version() {
+  auto s = cache_->get("PRAGMA data_version", "read data version");
+  if (!s) return s.error();
+  auto row = s->step();
+  if (!row) return row.error();
+  return *row ? s->i64(0) : 0;
 }
 
 Result<std::vector<std::string>> Store::metric_names(const std::string& account,

@@ -168,6 +168,12 @@ class Store {
   /// Points of one metric of a task, in step order.
   Result<std::vector<MetricPoint>> metric_points(const std::string& account, const std::string& job,
                                                  const std::string& task, const std::string& name);
+  /// The last `count` points of one metric of a task, in step order (sparklines).
+  Result<std::vector<MetricPoint>> metric_tail(const std::string& account, const std::string& job,
+                                               const std::string& task, const std::string& name,
+                                               int64_t count);
+  /// Changes whenever another connection commits (PRAGMA data_version): a cheap "anything new?".
+  Result<int64_t> data_version();
   /// Names of the metrics a task has, in order of first appearance.
   Result<std::vector<std::string>> metric_names(const std::string& account, const std::string& job,
                                                 const std::string& task);
