@@ -55,6 +55,20 @@ TEST_F(StoreBulk, HundredThousandTasksInOneWrite) {
             1 + 10);
   // "-9": ids task-9… (LIKE path, 2 characters): 1 + 10 + 100 + 1000 + 10000.
   EXPECT_EQ(*store_->count_tasks({.account = "acct", .job = "sweep", .substring = "-9"}), 11111);
+  // Every plan of the substring filter gives the same answer as counting by hand:
+  // "seed 12" (1 + 10 + 100 + 1000 matches: the 256-20,000 plan), "seed 1" (11,111: the same),
+  // "train" (every task: the dense plan), "seed 9999" (11: the sparse plan).
+  for (auto [needle, expected] : {std::pair{"seed 12", 1111}, {"seed 1", 11111}, {"train", kTasks},
+                                  {"seed 9999", 11}, {"SEED 5", 11111}}) {
+    EXPECT_EQ(*store_->count_tasks({.account = "acct", .job = "sweep", .substring = needle}),
+              expected)
+        << needle;
+    auto first = store_->tasks(
+        {.account = "acct", .job = "sweep", .substring = needle, .limit = 5, .offset = 3});
+    ASSERT_TRUE(first.ok());
+    EXPECT_EQ(first->size(), std::min<size_t>(5, static_cast<size_t>(expected) - 3)) << needle;
+    for (const auto& t : *first) EXPECT_NE(t.command_line.find("seed"), std::string::npos);
+  }
   auto page = store_->tasks(
       {.account = "acct", .job = "sweep", .state = TaskState::Running, .limit = 3, .offset = 10});
   ASSERT_TRUE(page.ok()) << page.error().message;
