@@ -116,12 +116,12 @@ void load_page(AppContext& ctx, TuiState& st) {
   auto& f = st.top();
   auto& c = f.cursor;
   int rows = std::max(1, st.body_height);
-  st.page = load_table(ctx, f, c.first, rows);
+  st.page = load_table(ctx, f, c.first, rows, st.row_cache);
   if (st.page.total && c.selected >= st.page.total) c.selected = st.page.total - 1;
   auto first = scroll_to_show(c.selected, c.first, rows, st.page.total);
   if (first == c.first) return;
   c.first = first;
-  st.page = load_table(ctx, f, c.first, rows);
+  st.page = load_table(ctx, f, c.first, rows, st.row_cache);
 }
 
 }  // namespace
@@ -212,6 +212,7 @@ void Tui::tick() {
   bool stale = version != st_->data_version || now - st_->last_reload >= 5s;
   if (st_->top().view == View::Logs) refresh_logs(*st_);
   if (!stale) return;
+  if (version != st_->data_version) st_->row_cache.clear();
   refresh();
   st_->data_version = version;
   st_->last_reload = now;

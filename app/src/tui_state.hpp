@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "app/context.hpp"
@@ -59,6 +60,13 @@ struct TablePage {
   size_t total = 0;               ///< rows matching the filter
 };
 
+/// Per-task cells that cost queries (sparkline, main metric, disk); kept until the store changes,
+/// so keystrokes that show the same tasks again (filtering, scrolling) do not query them again.
+struct RowExtras {
+  std::string spark, metric, disk;
+};
+using RowCache = std::unordered_map<std::string, RowExtras>;
+
 /// The log pane: a bounded-memory view of one file.
 struct LogState {
   std::optional<LogFile> file;
@@ -84,6 +92,7 @@ struct TuiState {
   StatusBarVm status;
   std::optional<Timestamp> data_time;
   TablePage page;
+  RowCache row_cache;
   LogState logs;
   int body_height = 10;  ///< table rows that fit, from the last draw
   std::unique_ptr<LocalEngine> engine;
@@ -98,7 +107,7 @@ struct TuiState {
 };
 
 /// Pane-specific loading (tui_tables.cpp).
-TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows);
+TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache);
 /// Title of a pane.
 std::string view_title(const Frame& f);
 /// Contexts consulted for keys in a pane, most specific first.

@@ -109,7 +109,8 @@ std::string run_disk(AppContext& ctx, const Task& t) {
   return human_bytes(total);
 }
 
-void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p,
+                RowCache& cache) {
   p.columns = {{"ID", 0, 8, 2},
                {"STATE", 10},
                {"EXIT", 5, 1, 0, Align::Right},
@@ -132,8 +133,15 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
   q.limit = rows;
   auto tasks = ctx.store->tasks(q);
   if (!tasks) return;
+  if (cache.size() > 4096) cache.clear();  // bounded: scrolling 100,000 rows must not grow it
   for (const auto& t : *tasks) {
-    auto [spark, metric] = metric_cells(ctx, t);
+    auto key = t.account + "/" + t.job_id + "/" + t.id;
+    auto hit = cache.find(key);
+    if (hit == cache.end()) {
+      auto [spark, metric] = metric_cells(ctx, t);
+      hit = cache.emplace(key, RowExtras{spark, metric, run_disk(ctx, t)}).first;
+    }
+    const auto& [spark, metric, disk] = hit->second;
     Role r = task_role(t);
     std::string name = t.display_name.empty() ? t.id : t.id + " (" + t.display_name + ")";
     p.rows.push_back(TableRow{{{sanitize_text(name), std::nullopt},
@@ -144,7 +152,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                                {ran_for(t), std::nullopt},
                                {spark, Role::Sparkline},
                                {metric, std::nullopt},
-                               {run_disk(ctx, t), Role::Dim},
+                               {disk, Role::Dim},
                                {sanitize_text(t.command_line), Role::Dim}}});
     p.keys.push_back(t.id);
   }
@@ -237,7 +245,7 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
 
 }  // namespace
 
-TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows) {
+TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache) {
   TablePage p;
   switch (f.view) {
     case View::Accounts:
@@ -253,7 +261,7 @@ TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows) {
       load_jobs(ctx, f, first, rows, p);
       break;
     case View::Tasks:
-      load_tasks(ctx, f, first, rows, p);
+      load_tasks(ctx, f, first, rows, p, cache);
       break;
     default:
       break;
