@@ -16,7 +16,8 @@ endif()
 function(trainyard_set_options tgt)
   target_compile_features(${tgt} PUBLIC cxx_std_20)
   target_compile_options(${tgt} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
-                                        -Wno-sign-conversion -Wnon-virtual-dtor)
+                                        -Wno-sign-conversion -Wnon-virtual-dtor
+                                        -Wno-missing-field-initializers)
   if(TRAINYARD_WERROR)
     target_compile_options(${tgt} PRIVATE -Werror)
   endif()

@@ -1,4 +1,8 @@
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <filesystem>
+#include <set>
 
 #include <random>
 
@@ -60,10 +64,18 @@ std::string environment_blob(const std::vector<std::string>& env) {
   return out;
 }
 
+// Written without a sync each: a submission of thousands of tasks syncs once (sync_data_dir).
 Result<void> write_run_files(const RunPaths& paths, const SubmitRequest& req) {
   if (auto r = make_directories(paths.dir); !r) return r;
-  if (auto r = write_file_atomic(paths.command, req.command_line + "\n", 0600); !r) return r;
-  return write_file_atomic(paths.environment, environment_blob(req.environment), 0600);
+  if (auto r = write_file_atomic(paths.command, req.command_line + "\n", 0600, false); !r) return r;
+  return write_file_atomic(paths.environment, environment_blob(req.environment), 0600, false);
+}
+
+void sync_data_dir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::syncfs(fd);
+  ::close(fd);
 }
 
 }  // namespace
@@ -90,11 +102,8 @@ std::string LocalEngine::generate_task_id(const std::string& job) {
   }
 }
 
-Result<Task> LocalEngine::submit(const SubmitRequest& req) {
-  auto node = ensure_local_node();
-  if (!node) return node.error();
-  int gpu_count = config_.gpu_probe ? static_cast<int>(config_.gpu_probe().size()) : 0;
-  if (auto v = validate(req, node->task_slots, gpu_count); !v) return v.error();
+Result<Task> LocalEngine::build_task(const SubmitRequest& req, int slots, int gpu_count) {
+  if (auto v = validate(req, slots, gpu_count); !v) return v.error();
   auto deps = dependency_ids(req);
   if (!deps) return deps.error();
   Task t;
@@ -109,41 +118,98 @@ Result<Task> LocalEngine::submit(const SubmitRequest& req) {
   t.constraints.max_wall_clock_time = req.max_wall;
   t.depends_on.task_ids = *deps;
   t.required_slots = req.gpu_ids.empty() ? req.gpus : static_cast<int>(req.gpu_ids.size());
-  auto paths = run_paths(config_.data_dir, t.job_id, t.id);
-  auto wrote = store_.write(
-      [&]() -> Result<void> {
-        auto existing = store_.task(kLocalAccount, t.job_id, t.id);
-        if (!existing) return existing.error();
-        if (existing->has_value())
-          return make_error(ErrorKind::Conflict,
-                            fmt::format("task {}/{} exists already", t.job_id, t.id));
-        auto job = store_.job(kLocalAccount, t.job_id);
-        if (!job) return job.error();
-        if (!job->has_value()) {
-          Job j;
-          j.account = kLocalAccount;
-          j.id = t.job_id;
-          j.pool_id = kLocalPool;
-          j.creation_time = j.state_transition_time = t.creation_time;
-          if (auto r = store_.upsert_job(j); !r) return r;
-        }
-        if (auto r = write_run_files(paths, req); !r) return r;
-        LocalRun run;
-        run.job = t.job_id;
-        run.task = t.id;
-        run.run_dir = paths.dir;
-        run.workdir = req.workdir;
-        run.gpu_ids = join_ids(req.gpu_ids);
-        run.grace_seconds = static_cast<int>(config_.default_grace.count());
-        if (auto r = store_.upsert_local_run(run); !r) return r;
-        return store_.upsert_task(t);
-      },
-      Durability::Intent);
-  if (!wrote) return wrote.error();
+  return t;
+}
+
+Result<void> LocalEngine::check_new(const std::vector<Task>& tasks) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& t : tasks) {
+    if (!seen.insert({t.job_id, t.id}).second)
+      return make_error(ErrorKind::Usage, fmt::format("task {}/{} is given twice", t.job_id, t.id));
+    auto existing = store_.task(kLocalAccount, t.job_id, t.id);
+    if (!existing) return existing.error();
+    if (existing->has_value())
+      return make_error(ErrorKind::Conflict,
+                        fmt::format("task {}/{} exists already", t.job_id, t.id));
+  }
+  return ok_result();
+}
+
+Result<void> LocalEngine::record_locked(const std::vector<Task>& tasks,
+                                        const std::vector<SubmitRequest>& reqs,
+                                        const std::optional<Job>& job_template) {
+  if (auto c = check_new(tasks); !c) return c;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const Task& t = tasks[i];
+    auto job = store_.job(kLocalAccount, t.job_id);
+    if (!job) return job.error();
+    if (!job->has_value()) {
+      Job j = job_template && job_template->id == t.job_id ? *job_template : Job{};
+      j.account = kLocalAccount;
+      j.id = t.job_id;
+      j.pool_id = kLocalPool;
+      j.creation_time = j.state_transition_time = t.creation_time;
+      if (auto r = store_.upsert_job(j); !r) return r;
+    }
+    LocalRun run;
+    run.job = t.job_id;
+    run.task = t.id;
+    run.run_dir = run_paths(config_.data_dir, t.job_id, t.id).dir;
+    run.workdir = reqs[i].workdir;
+    run.gpu_ids = join_ids(reqs[i].gpu_ids);
+    run.grace_seconds = static_cast<int>(config_.default_grace.count());
+    if (auto r = store_.upsert_local_run(run); !r) return r;
+    if (auto r = store_.upsert_task(t); !r) return r;
+  }
+  return ok_result();
+}
+
+Result<std::vector<Task>> LocalEngine::submit_all(const std::vector<SubmitRequest>& reqs,
+                                                  const std::optional<Job>& job_template) {
+  auto node = ensure_local_node();
+  if (!node) return node.error();
+  int gpu_count = config_.gpu_probe ? static_cast<int>(config_.gpu_probe().size()) : 0;
+  std::vector<Task> tasks;
+  for (const auto& req : reqs) {
+    auto t = build_task(req, node->task_slots, gpu_count);
+    if (!t) return t.error();
+    tasks.push_back(std::move(*t));
+  }
+  // Nothing is written unless every task is new; files go first so a recorded task always
+  // finds its command, and they are removed again when the transaction fails.
+  if (auto c = check_new(tasks); !c) return c.error();
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (auto r =
+            write_run_files(run_paths(config_.data_dir, tasks[i].job_id, tasks[i].id), reqs[i]);
+        !r) {
+      remove_run_dirs(tasks);
+      return r.error();
+    }
+  }
+  sync_data_dir(config_.data_dir);
+  auto wrote =
+      store_.write([&] { return record_locked(tasks, reqs, job_template); }, Durability::Intent);
+  if (!wrote) {
+    remove_run_dirs(tasks);
+    return wrote.error();
+  }
   if (auto s = schedule(); !s) return s.error();
-  auto stored = store_.task(kLocalAccount, t.job_id, t.id);
+  return tasks;
+}
+
+Result<Task> LocalEngine::submit(const SubmitRequest& req) {
+  auto done = submit_all({req});
+  if (!done) return done.error();
+  auto stored = store_.task(kLocalAccount, done->front().job_id, done->front().id);
   if (!stored) return stored.error();
-  return stored->value_or(t);
+  return stored->value_or(done->front());
+}
+
+void LocalEngine::remove_run_dirs(const std::vector<Task>& tasks) {
+  for (const auto& t : tasks) {
+    std::error_code ec;
+    std::filesystem::remove_all(run_paths(config_.data_dir, t.job_id, t.id).dir, ec);
+  }
 }
 
 std::string local_node_id() {

@@ -122,3 +122,39 @@ TEST_F(EngineTest, RemoveDeletesFilesOfFinishedRuns) {
 
 }  // namespace
 }  // namespace trainyard::test
+
+namespace trainyard::test {
+namespace {
+
+TEST_F(EngineTest, SubmitAllIsAllOrNothing) {
+  std::vector<SubmitRequest> reqs{request("s1", "true"), request("s2", "true"), request("s1", "true")};
+  auto r = engine_->submit_all(reqs);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("given twice"), std::string::npos);
+  reqs.back() = request("s3", "");  // no command
+  EXPECT_FALSE(engine_->submit_all(reqs).ok());
+  auto count = store_->count_tasks(TaskQuery{kLocalAccount, "j"});
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(*count, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/runs/j/s1"));
+}
+
+TEST_F(EngineTest, SubmitAllRecordsASweepInOneGo) {
+  std::vector<SubmitRequest> reqs;
+  for (int i = 0; i < 300; ++i) reqs.push_back(request("sweep-" + std::to_string(i), "exit 0"));
+  Job job;
+  job.id = "j";
+  job.display_name = "a sweep";
+  auto r = engine_->submit_all(reqs, job);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->size(), 300u);
+  auto stored = store_->job(kLocalAccount, "j");
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  EXPECT_EQ((*stored)->display_name, "a sweep");
+  // Stop the queue draining so TearDown does not wait for 300 runs.
+  for (int i = 0; i < 300; ++i) (void)engine_->request_stop("j", "sweep-" + std::to_string(i));
+  for (int i = 0; i < 300; ++i) wait_done("sweep-" + std::to_string(i));
+}
+
+}  // namespace
+}  // namespace trainyard::test

@@ -63,6 +63,10 @@ class LocalEngine {
   Result<Task> submit(const SubmitRequest& req);
   /// Re-attaches or fails runs whose supervisor died, then starts queued tasks that fit.
   Result<int> schedule();
+  /// Records several tasks atomically (all or none; their job from `job_template` when it is
+  /// new), then starts what fits. Used by `trainyard submit` for whole sweeps.
+  Result<std::vector<Task>> submit_all(const std::vector<SubmitRequest>& reqs,
+                                       const std::optional<Job>& job_template = std::nullopt);
   /// Stops a task: a queued one completes at once, a running one gets SIGTERM then SIGKILL.
   Result<void> request_stop(const std::string& job, const std::string& task,
                             std::optional<std::chrono::seconds> grace = std::nullopt);
@@ -79,6 +83,11 @@ class LocalEngine {
 
  private:
   struct Placement;
+  Result<Task> build_task(const SubmitRequest& req, int slots, int gpu_count);
+  Result<void> check_new(const std::vector<Task>& tasks);
+  Result<void> record_locked(const std::vector<Task>& tasks, const std::vector<SubmitRequest>& reqs,
+                             const std::optional<Job>& job_template);
+  void remove_run_dirs(const std::vector<Task>& tasks);
   Result<bool> work_pending();
   Result<void> reconcile_locked();
   Result<int> start_ready_locked();

@@ -45,8 +45,9 @@ struct RunPaths {
 /// The paths for a task.
 RunPaths run_paths(const std::string& data_dir, const std::string& job, const std::string& task);
 
-/// Writes a file atomically (temp file, fsync, rename) with the given mode.
-Result<void> write_file_atomic(const std::string& path, const std::string& content, int mode);
+/// Writes a file atomically (temp file, rename) with the given mode; `durable` fsyncs it first.
+Result<void> write_file_atomic(const std::string& path, const std::string& content, int mode,
+                               bool durable = true);
 
 /// Reads a whole small file.
 Result<std::string> read_small_file(const std::string& path);
