@@ -23,6 +23,7 @@ int run_cli(int argc, char** argv) {
   register_wait(app, st);
   register_stop(app, st);
   register_rm(app, st);
+  register_submit(app, st);
   register_supervise(app, st);
   try {
     // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.

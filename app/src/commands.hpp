@@ -28,6 +28,7 @@ void register_logs(CLI::App& app, CliState& st);
 void register_wait(CLI::App& app, CliState& st);
 void register_stop(CLI::App& app, CliState& st);
 void register_rm(CLI::App& app, CliState& st);
+void register_submit(CLI::App& app, CliState& st);
 void register_supervise(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

@@ -1,6 +1,7 @@
 // Recording how an attempt ended: retry, success or failure.
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -81,6 +82,10 @@ Result<void> Supervision::record_completed(const AttemptOutcome& out) {
         return store_.upsert_task(task_);
       },
       Durability::Intent);
+  // The submitter's environment (and any secrets passed with it) is needed only to start
+  // attempts; it does not outlive the run.
+  std::error_code ec;
+  std::filesystem::remove(paths_.environment, ec);
   log(fmt::format("completed: {}", ok ? "success" : failure_for(out).message));
   return r;
 }

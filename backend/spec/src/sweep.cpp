@@ -8,8 +8,7 @@ namespace trainyard::spec {
 namespace {
 
 Error too_many(std::size_t limit) {
-  return make_error(ErrorKind::Usage,
-                    "expands to more than " + std::to_string(limit) + " tasks");
+  return make_error(ErrorKind::Usage, "expands to more than " + std::to_string(limit) + " tasks");
 }
 
 PyArgs pick(const std::vector<PyValue>& pool, const std::vector<std::size_t>& idx) {

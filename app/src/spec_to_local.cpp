@@ -1,0 +1,112 @@
+#include "spec_to_local.hpp"
+
+#include <cstdlib>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace trainyard {
+namespace {
+
+// docker or podman answering `info` means containers can run here.
+bool container_runtime_available() {
+  return std::system("docker info >/dev/null 2>&1") == 0 ||
+         std::system("podman info >/dev/null 2>&1") == 0;
+}
+
+// Job settings first, then the task's own over them (Batch's precedence).
+void split_environment(const spec::JobSpec& spec, const spec::SpecTask& t, SubmitRequest& req) {
+  std::map<std::string, spec::EnvSetting> merged;
+  for (const auto& e : spec.job.commonEnvironmentSettings) merged[e.name] = e;
+  for (const auto& e : t.environmentSettings) merged[e.name] = e;
+  for (const auto& [name, e] : merged) {
+    if (e.secret)
+      req.environment.push_back(name + "=" + e.value);
+    else
+      req.environment_settings.push_back({name, e.value});
+  }
+}
+
+std::vector<std::string> dependency_ids(const spec::SpecTask& t) {
+  std::vector<std::string> out;
+  if (!t.dependsOn) return out;
+  out = t.dependsOn->taskIds;
+  for (const auto& r : t.dependsOn->taskIdRanges)
+    for (int64_t id = r.start; id <= r.end; ++id) out.push_back(std::to_string(id));
+  return out;
+}
+
+Result<void> check_runnable(const spec::SpecTask& t, const std::string& job) {
+  if (t.multiInstanceSettings && t.multiInstanceSettings->numberOfInstances.value_or(1) > 1)
+    return make_error(
+        ErrorKind::Usage,
+        fmt::format("{}: task {}/{} is multi-instance ({} instances); the local engine "
+                    "does not run multi-instance tasks yet",
+                    t.origin, job, t.id, *t.multiInstanceSettings->numberOfInstances));
+  if (t.containerSettings && !container_runtime_available())
+    return make_error(
+        ErrorKind::Usage,
+        fmt::format("{}: task {}/{} needs container image {}, but neither `docker info` "
+                    "nor `podman info` works here",
+                    t.origin, job, t.id, t.containerSettings->imageName));
+  return ok_result();
+}
+
+SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
+                          const std::string& workdir, const std::vector<std::string>& environment) {
+  SubmitRequest req;
+  req.job = spec.job.id;
+  req.id = t.id;
+  req.display_name = t.displayName.value_or("");
+  req.command_line = t.commandLine;
+  req.gpus = t.requiredSlots.value_or(1);
+  req.workdir = workdir;
+  req.environment = environment;
+  req.after = dependency_ids(t);
+  const auto& c = t.constraints ? t.constraints : spec.job.constraints;
+  if (c) {
+    req.max_retries = c->maxTaskRetryCount.value_or(0);
+    req.max_wall = c->maxWallClockTime;
+  }
+  split_environment(spec, t, req);
+  return req;
+}
+
+}  // namespace
+
+Job local_job(const spec::JobSpec& spec) {
+  Job j;
+  j.account = kLocalAccount;
+  j.id = spec.job.id;
+  j.display_name = spec.job.displayName.value_or("");
+  j.priority = spec.job.priority.value_or(0);
+  for (const auto& [name, value] : spec.job.metadata) j.metadata.push_back({name, value});
+  return j;
+}
+
+Result<std::vector<SubmitRequest>> local_requests(const spec::JobSpec& spec,
+                                                  const std::string& workdir,
+                                                  const std::vector<std::string>& environment) {
+  std::vector<SubmitRequest> out;
+  for (const auto& t : spec.tasks) {
+    if (auto r = check_runnable(t, spec.job.id); !r) return r.error();
+    out.push_back(request_for(spec, t, workdir, environment));
+  }
+  return out;
+}
+
+std::vector<std::string> local_caveats(const spec::JobSpec& spec) {
+  std::vector<std::string> out;
+  size_t files = 0;
+  for (const auto& t : spec.tasks) files += t.resourceFiles.size() + t.outputFiles.size();
+  if (files)
+    out.push_back(
+        fmt::format("{} resource/output file reference(s) are kept for Azure; locally the "
+                    "command runs in its working directory without them",
+                    files));
+  if (spec.job.jobPreparationTask || spec.job.jobReleaseTask)
+    out.push_back("job preparation/release tasks run only on Batch pools for now");
+  return out;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,78 @@
+#include "spec/load.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "spec/batch_ai.hpp"
+#include "spec/batch_json.hpp"
+#include "spec/shipyard.hpp"
+
+namespace trainyard::spec {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Result<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(ErrorKind::Usage, fmt::format("{}: cannot read the file", path));
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+Result<std::vector<JobSpec>> one(Result<JobSpec> r) {
+  if (!r) return r.error();
+  return std::vector<JobSpec>{std::move(*r)};
+}
+
+}  // namespace
+
+const char* format_name(SpecFormat f) {
+  switch (f) {
+    case SpecFormat::BatchJson:
+      return "Azure Batch JSON";
+    case SpecFormat::BatchAi:
+      return "Batch AI job.json";
+    case SpecFormat::Shipyard:
+      return "Batch Shipyard jobs.yaml";
+  }
+  return "";
+}
+
+SpecFormat detect_format(const std::string& path, const std::string& text) {
+  if (ends_with(path, ".yaml") || ends_with(path, ".yml")) return SpecFormat::Shipyard;
+  if (looks_like_batch_ai(text)) return SpecFormat::BatchAi;
+  return SpecFormat::BatchJson;
+}
+
+Result<std::vector<JobSpec>> load_job_specs(const std::string& path, const LoadOptions& options) {
+  auto text = read_file(path);
+  if (!text) return text.error();
+  switch (detect_format(path, *text)) {
+    case SpecFormat::Shipyard: {
+      ShipyardOptions o;
+      o.pool_node_count = options.pool_node_count;
+      return parse_shipyard_jobs(*text, path, o);
+    }
+    case SpecFormat::BatchAi: {
+      BatchAiOptions o;
+      o.job_id = options.job_id;
+      o.pool_id = options.pool_id;
+      if (options.mount_root) o.mount_root = *options.mount_root;
+      return one(parse_batch_ai_json(path, *text, o));
+    }
+    case SpecFormat::BatchJson: {
+      BatchJsonOptions o;
+      o.job_id = options.job_id;
+      return one(parse_batch_json(path, *text, o));
+    }
+  }
+  return std::vector<JobSpec>{};
+}
+
+}  // namespace trainyard::spec
