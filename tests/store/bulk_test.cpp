@@ -58,8 +58,11 @@ TEST_F(StoreBulk, HundredThousandTasksInOneWrite) {
   // Every plan of the substring filter gives the same answer as counting by hand:
   // "seed 12" (1 + 10 + 100 + 1000 matches: the 256-20,000 plan), "seed 1" (11,111: the same),
   // "train" (every task: the dense plan), "seed 9999" (11: the sparse plan).
-  for (auto [needle, expected] : {std::pair{"seed 12", 1111}, {"seed 1", 11111}, {"train", kTasks},
-                                  {"seed 9999", 11}, {"SEED 5", 11111}}) {
+  for (auto [needle, expected] : {std::pair{"seed 12", 1111},
+                                  {"seed 1", 11111},
+                                  {"train", kTasks},
+                                  {"seed 9999", 11},
+                                  {"SEED 5", 11111}}) {
     EXPECT_EQ(*store_->count_tasks({.account = "acct", .job = "sweep", .substring = needle}),
               expected)
         << needle;

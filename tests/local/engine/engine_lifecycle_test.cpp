@@ -127,7 +127,8 @@ namespace trainyard::test {
 namespace {
 
 TEST_F(EngineTest, SubmitAllIsAllOrNothing) {
-  std::vector<SubmitRequest> reqs{request("s1", "true"), request("s2", "true"), request("s1", "true")};
+  std::vector<SubmitRequest> reqs{request("s1", "true"), request("s2", "true"),
+                                  request("s1", "true")};
   auto r = engine_->submit_all(reqs);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("given twice"), std::string::npos);
