@@ -63,6 +63,7 @@ SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
   req.workdir = workdir;
   req.environment = environment;
   req.after = dependency_ids(t);
+  for (const auto& [name, value] : t.parameters) req.parameters.push_back({name, value});
   const auto& c = t.constraints ? t.constraints : spec.job.constraints;
   if (c) {
     req.max_retries = c->maxTaskRetryCount.value_or(0);

@@ -155,3 +155,42 @@ TEST(StoreOpen, InMemoryDatabaseWorks) {
 
 }  // namespace
 }  // namespace trainyard
+
+namespace trainyard {
+namespace {
+
+// A cache.db written by the version-1 schema opens, migrates forward and keeps its data.
+TEST(StoreMigration, Version1DatabaseMigratesForward) {
+  char tmpl[] = "/tmp/trainyard-migrate-XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  std::string path = dir + "/cache.db";
+  {
+    auto s = Store::open(path);
+    ASSERT_TRUE(s.ok());
+    Task t;
+    t.account = "local";
+    t.job_id = "j";
+    t.id = "t";
+    t.command_line = "true";
+    ASSERT_TRUE((*s)->upsert_task(t).ok());
+    // Turn it back into what version 1 wrote.
+    ASSERT_EQ(sqlite3_exec((*s)->handle(), "DROP TABLE task_params; PRAGMA user_version = 1;",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+  }
+  auto s = Store::open(path);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ((*s)->schema_version(), 2);
+  auto t = (*s)->task("local", "j", "t");
+  ASSERT_TRUE(t.ok() && t->has_value());
+  ASSERT_TRUE((*s)->set_task_parameters("local", "j", "t", {{"lr", "0.1"}, {"bs", "32"}}).ok());
+  auto p = (*s)->task_parameters("local", "j", "t");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(*p, (std::vector<NameValue>{{"lr", "0.1"}, {"bs", "32"}}));
+  ASSERT_TRUE((*s)->delete_task("local", "j", "t").ok());
+  EXPECT_TRUE((*s)->task_parameters("local", "j", "t")->empty());
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -160,6 +160,10 @@ Result<void> LocalEngine::record_locked(const std::vector<Task>& tasks,
     run.grace_seconds = static_cast<int>(config_.default_grace.count());
     if (auto r = store_.upsert_local_run(run); !r) return r;
     if (auto r = store_.upsert_task(t); !r) return r;
+    if (!reqs[i].parameters.empty())
+      if (auto r = store_.set_task_parameters(kLocalAccount, t.job_id, t.id, reqs[i].parameters);
+          !r)
+        return r;
   }
   return ok_result();
 }

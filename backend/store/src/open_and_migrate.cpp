@@ -3,7 +3,10 @@
 
 #include <exception>
 
+#include <chrono>
+#include <thread>
 #include "schema.hpp"
+
 #include "statement.hpp"
 #include "store/store.hpp"
 
@@ -32,10 +35,15 @@ Result<void> configure(sqlite3* db, const std::string& path) {
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
   TY_TRY(probe(db, path));
   TY_TRY(detail::check_is_ours(db, path));
-  // WAL lets readers (the UI) run while a sync worker or supervisor writes.
-  if (auto r = detail::exec(db, "PRAGMA journal_mode=WAL", "set WAL mode"); !r) {
-    return make_error(ErrorKind::Db, fmt::format("open {}: {}", path, r.error().message));
+  // WAL lets readers (the UI) run while a sync worker or supervisor writes. Switching a fresh
+  // file to WAL can answer SQLITE_BUSY without calling the busy handler while another process
+  // does the same, so it is retried here for as long as the busy timeout.
+  auto r = detail::exec(db, "PRAGMA journal_mode=WAL", "set WAL mode");
+  for (int waited = 0; !r && waited < kBusyTimeoutMs; waited += 10) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    r = detail::exec(db, "PRAGMA journal_mode=WAL", "set WAL mode");
   }
+  if (!r) return make_error(ErrorKind::Db, fmt::format("open {}: {}", path, r.error().message));
   // temp_store=MEMORY keeps statement journals (every task upsert fires triggers, so it gets
   // one) off disk: on a temp file they cost ~1M small writes per 100,000 tasks. A 64 MiB page
   // cache holds a 100,000-task job without spilling mid-transaction.

@@ -103,8 +103,16 @@ CREATE TABLE local_runs(
 )sql";
 
 // Forward migrations, applied in order; append new steps, never edit shipped ones.
+// Version 2: the sweep parameters that produced a task (Shipyard task factories), in order.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE task_params(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, ord INTEGER NOT NULL,
+  name TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY(account, job_id, task_id, ord)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2};
   return steps;
 }
 

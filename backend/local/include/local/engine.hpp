@@ -49,6 +49,8 @@ struct SubmitRequest {
   std::string workdir;
   std::vector<std::string> environment;  ///< submitter's NAME=value entries (scrubbed here)
   std::vector<NameValue> environment_settings;
+  std::vector<NameValue>
+      parameters;  ///< sweep values that made this task (shown in the sweep view)
 };
 
 /// Batch's id rule: letters, digits, '-' and '_', 1 to 64 characters.

@@ -139,6 +139,12 @@ class Store {
                                                    const std::string& job);
   /// Completed tasks whose result is failure, for a job (or the account when job is empty).
   Result<int64_t> failed_task_count(const std::string& account, const std::string& job);
+  /// Replaces the sweep parameters (name, value text) that produced a task.
+  Result<void> set_task_parameters(const std::string& account, const std::string& job,
+                                   const std::string& task, const std::vector<NameValue>& params);
+  /// The sweep parameters of a task, in order; empty for a task not made by a sweep.
+  Result<std::vector<NameValue>> task_parameters(const std::string& account, const std::string& job,
+                                                 const std::string& task);
   /// Removes a task with its files, history, offsets and metrics.
   Result<void> delete_task(const std::string& account, const std::string& job,
                            const std::string& id);
