@@ -67,15 +67,17 @@ int print_jobs(AppContext& ctx, const LsOptions& o) {
   if (o.json) {
     return print_json(*jobs, job_to_wire);
   }
-  TextTable table({"JOB", "STATE", "POOL", "ACTIVE", "RUNNING", "COMPLETED", "CREATED"});
+  TextTable table({"JOB", "STATE", "POOL", "ACTIVE", "RUNNING", "COMPLETED", "FAILED", "CREATED"});
   for (const auto& j : *jobs) {
     auto counts = ctx.store->task_counts(o.account, j.id);
     auto n = [&](TaskState s) { return counts ? std::to_string((*counts)[s]) : "?"; };
     auto running =
         counts ? std::to_string((*counts)[TaskState::Running] + (*counts)[TaskState::Preparing])
                : "?";
+    auto failed = ctx.store->failed_task_count(o.account, j.id);
     table.add({j.id, std::string(to_wire(j.state)), j.pool_id, n(TaskState::Active), running,
-               n(TaskState::Completed), opt_time(j.creation_time)});
+               n(TaskState::Completed), failed ? std::to_string(*failed) : "?",
+               opt_time(j.creation_time)});
   }
   table.print(stdout);
   return kExitOk;
