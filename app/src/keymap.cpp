@@ -31,6 +31,15 @@ const std::vector<Binding>& default_bindings() {
       {"d", A::Detail, "details and charts", C::Tasks, true},
       {"l", A::Logs, "logs", C::Tasks},
       {"x", A::Remove, "remove a finished run", C::Tasks},
+      {"w", A::Sweep, "sweep view of the job", C::Jobs},
+      {"w", A::Sweep, "sweep view of the job", C::Tasks},
+      {"o", A::SortNext, "sort by the next column", C::Sweep, true},
+      {"O", A::SortFlip, "reverse the sort", C::Sweep},
+      {"Space", A::Mark, "mark/unmark the run", C::Sweep, true},
+      {"c", A::Chart, "chart of the marked runs (else the top 5)", C::Sweep, true},
+      {"Enter", A::Detail, "details of the run", C::Sweep},
+      {"d", A::Detail, "details of the run", C::Sweep},
+      {"l", A::Logs, "logs of the run", C::Sweep},
       {"j", A::Down, "scroll down", C::Logs},
       {"Down", A::Down, "scroll down", C::Logs},
       {"k", A::Up, "scroll up", C::Logs},
@@ -70,6 +79,8 @@ const char* context_name(Context c) {
       return "Task detail";
     case Context::Gpus:
       return "GPUs";
+    case Context::Sweep:
+      return "Sweep";
   }
   return "";
 }

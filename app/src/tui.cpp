@@ -32,7 +32,7 @@ View view_from_name(const std::string& name) {
 HelpVm help_from_keymap() {
   HelpVm vm;
   for (Context c : {Context::Global, Context::Table, Context::Accounts, Context::Jobs,
-                    Context::Tasks, Context::Logs, Context::Detail}) {
+                    Context::Tasks, Context::Sweep, Context::Logs, Context::Detail}) {
     HelpSection s{context_name(c), {}};
     for (const auto& b : default_bindings())
       if (b.context == c) s.entries.push_back({b.chord, b.description});
@@ -56,11 +56,11 @@ CrumbsVm crumbs_of(const TuiState& st) {
   vm.parts.push_back(f.account);
   if (f.view == View::Pools || f.view == View::Nodes) vm.parts.push_back("pools");
   if (!f.pool.empty() && f.view == View::Nodes) vm.parts.push_back(f.pool);
-  if (f.view == View::Jobs || f.view == View::Tasks || f.view == View::Logs ||
-      f.view == View::Detail)
-    vm.parts.push_back("jobs");
-  if (!f.job.empty() && (f.view == View::Tasks || f.view == View::Logs || f.view == View::Detail))
-    vm.parts.push_back(f.job);
+  bool in_job = f.view == View::Tasks || f.view == View::Logs || f.view == View::Detail ||
+                f.view == View::Sweep;
+  if (f.view == View::Jobs || in_job) vm.parts.push_back("jobs");
+  if (!f.job.empty() && in_job) vm.parts.push_back(f.job);
+  if (f.view == View::Sweep) vm.parts.push_back("sweep");
   if (f.view == View::Logs || f.view == View::Detail) vm.parts.push_back(f.task);
   if (f.view == View::Logs) vm.parts.push_back(st.logs.stderr_stream ? "stderr" : "stdout");
   if (f.view == View::Gpus) vm.parts = {"local", "gpus"};
@@ -173,7 +173,10 @@ void Tui::refresh() {
   }
   auto& f = st_->top();
   if (f.view == View::Logs) refresh_logs(*st_);
-  if (f.view != View::Logs && f.view != View::Detail) load_page(ctx_, *st_);
+  if (f.view == View::Sweep)
+    refresh_sweep(ctx_, *st_);
+  else if (f.view != View::Logs && f.view != View::Detail)
+    load_page(ctx_, *st_);
   st_->data_time = ctx_.clock.now();
 }
 
@@ -188,14 +191,18 @@ void Tui::draw() {
   std::string note = filter.empty() ? std::string() : "/" + filter;
   Rect body = draw_pane(c, pane, view_title(st_->top()), true, note);
   int old_height = st_->body_height;
-  st_->body_height = std::max(1, table_body_height(body));
+  bool sweep = st_->top().view == View::Sweep;
+  st_->body_height = std::max(1, table_body_height(sweep ? sweep_table_rect(*st_, body) : body));
   if (st_->top().view == View::Logs)
     render_logs(*st_, c, body);
   else if (st_->top().view == View::Detail)
     render_detail(ctx_, *st_, c, body);
   else if (st_->top().view == View::Gpus)
     render_gpus(ctx_, *st_, c, body);
-  else {
+  else if (sweep) {
+    if (old_height != st_->body_height) refresh();
+    render_sweep(ctx_, *st_, c, body);
+  } else {
     if (old_height != st_->body_height) refresh();
     render_table_pane(*st_, c, body);
   }
@@ -212,7 +219,10 @@ void Tui::tick() {
   bool stale = version != st_->data_version || now - st_->last_reload >= 5s;
   if (st_->top().view == View::Logs) refresh_logs(*st_);
   if (!stale) return;
-  if (version != st_->data_version) st_->row_cache.clear();
+  if (version != st_->data_version) {
+    st_->row_cache.clear();
+    st_->sweep.stale = true;
+  }
   refresh();
   st_->data_version = version;
   st_->last_reload = now;

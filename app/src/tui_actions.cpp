@@ -91,7 +91,7 @@ void confirm_remove(TuiState& st) {
 
 void open_detail(AppContext& ctx, TuiState& st, View target) {
   Frame next = st.top();
-  if (st.top().view == View::Tasks) {
+  if (st.top().view == View::Tasks || st.top().view == View::Sweep) {
     auto key = selected_key(st);
     if (!key) return;
     next.task = *key;
@@ -138,9 +138,10 @@ void open_view(AppContext& ctx, TuiState& st, View v) {
 void apply_action(AppContext& ctx, TuiState& st, Action a) {
   View v = st.top().view;
   if (v == View::Logs && log_action_handles(a)) return log_action(ctx, st, a);
+  if (v == View::Sweep && sweep_action(ctx, st, a)) return;
   switch (a) {
     case Action::Quit:
-      if (v == View::Logs || v == View::Detail)
+      if (v == View::Logs || v == View::Detail || v == View::Sweep)
         go_back(st);
       else
         st.quit = true;
@@ -209,6 +210,9 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Accounts:
       open_view(ctx, st, View::Accounts);
+      break;
+    case Action::Sweep:
+      open_sweep(ctx, st, std::nullopt);
       break;
     case Action::Refresh:
       st.last_schedule = {};

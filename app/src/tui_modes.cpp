@@ -20,7 +20,7 @@ const std::map<std::string, std::string>& command_aliases() {
       {"jo", "jobs"},           {"tasks", "tasks"},  {"task", "tasks"},
       {"ta", "tasks"},          {"gpus", "gpus"},    {"gpu", "gpus"},
       {"run", "run"},           {"q", "quit"},       {"quit", "quit"},
-      {"help", "help"},
+      {"help", "help"},         {"sweep", "sweep"},  {"sw", "sweep"},
   };
   return aliases;
 }
@@ -133,6 +133,8 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
     st.mode = Mode::Help;
   else if (cmd == "run")
     open_run_form(st);
+  else if (cmd == "sweep")
+    open_sweep(ctx, st, std::nullopt);
   else if (cmd == "accounts")
     open_view(ctx, st, View::Accounts);
   else if (cmd == "pools")

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -24,7 +25,7 @@
 namespace trainyard {
 
 /// The panes.
-enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus };
+enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
 
 /// Input modes; Normal dispatches through the keymap.
 enum class Mode { Normal, Filter, Command, Search, Form, Confirm, Help };
@@ -67,6 +68,31 @@ struct RowExtras {
 };
 using RowCache = std::unordered_map<std::string, RowExtras>;
 
+/// One run of a sweep: its parameters and the main metric's summary.
+struct SweepRow {
+  Task task;
+  std::vector<std::string> params;  ///< one value per SweepState::param_names ("" when absent)
+  std::optional<double> final_value, best_value;
+  std::vector<double> tail;  ///< the newest points of the main metric (sparkline)
+};
+
+/// The sweep pane: every run of a job, loaded once per store change, sorted in memory.
+struct SweepState {
+  std::string job;    ///< account/job the rows belong to
+  bool stale = true;  ///< the store changed since the rows were loaded
+  std::vector<std::string> param_names;
+  std::string metric;  ///< the main metric
+  bool lower_is_better = true;
+  std::vector<SweepRow> rows;       ///< sorted
+  std::vector<size_t> shown;        ///< indices into rows that match the filter
+  std::optional<std::string> best;  ///< id of the best run
+  int sort_column = -1;             ///< index among the sortable columns; -1: BEST
+  bool reversed = false;            ///< sort against the column's natural direction
+  std::vector<std::string> marked;  ///< marked run ids, in marking order
+  bool chart = false;               ///< the overlay chart is open
+  std::unordered_map<std::string, std::vector<double>> curves;  ///< chart data by run id
+};
+
 /// The log pane: a bounded-memory view of one file.
 struct LogState {
   std::optional<LogFile> file;
@@ -94,6 +120,7 @@ struct TuiState {
   TablePage page;
   RowCache row_cache;
   LogState logs;
+  SweepState sweep;
   int body_height = 10;  ///< table rows that fit, from the last draw
   std::unique_ptr<LocalEngine> engine;
   EventQueue events;  ///< workers (the GPU sampler) wake the loop through its fd
@@ -108,6 +135,8 @@ struct TuiState {
 
 /// Pane-specific loading (tui_tables.cpp).
 TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache);
+/// The state colour of a task.
+Role task_role(const Task& t);
 /// Title of a pane.
 std::string view_title(const Frame& f);
 /// Contexts consulted for keys in a pane, most specific first.
@@ -137,5 +166,21 @@ void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
 
 /// Detail (tui_detail.cpp).
 void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+
+/// Sweep (tui_sweep.cpp).
+/// Loads the job's runs when the store or the job changed, then fills `st.page`.
+void refresh_sweep(AppContext& ctx, TuiState& st);
+/// The part of `body` the sweep table gets (the rest holds the chart when open).
+Rect sweep_table_rect(const TuiState& st, Rect body);
+/// Draws the sweep table and, when open, the chart of the marked runs.
+void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body);
+/// Opens the sweep pane of the job in focus (Jobs: the selected one).
+void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job);
+/// The chart series role of the i-th charted (or marked) run (tui_sweep_chart.cpp).
+Role sweep_series_role(size_t i);
+/// Draws the main metric's curves of the marked runs, else of the best few, in one chart.
+void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+/// Sort, mark and chart keys of the sweep pane; false when `a` is not one of them.
+bool sweep_action(AppContext& ctx, TuiState& st, Action a);
 
 }  // namespace trainyard

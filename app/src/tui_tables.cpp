@@ -14,21 +14,6 @@
 namespace trainyard {
 namespace {
 
-Role task_role(const Task& t) {
-  switch (t.state) {
-    case TaskState::Active:
-      return Role::StateActive;
-    case TaskState::Preparing:
-      return Role::StatePreparing;
-    case TaskState::Running:
-      return Role::StateRunning;
-    case TaskState::Completed:
-      return t.execution_info.result == TaskResult::Success ? Role::StateSuccess
-                                                            : Role::StateFailure;
-  }
-  return Role::Row;
-}
-
 bool contains_ci(const std::string& hay, const std::string& needle) {
   if (needle.empty()) return true;
   auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
@@ -245,6 +230,21 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
 
 }  // namespace
 
+Role task_role(const Task& t) {
+  switch (t.state) {
+    case TaskState::Active:
+      return Role::StateActive;
+    case TaskState::Preparing:
+      return Role::StatePreparing;
+    case TaskState::Running:
+      return Role::StateRunning;
+    case TaskState::Completed:
+      return t.execution_info.result == TaskResult::Success ? Role::StateSuccess
+                                                            : Role::StateFailure;
+  }
+  return Role::Row;
+}
+
 TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache) {
   TablePage p;
   switch (f.view) {
@@ -287,6 +287,8 @@ std::string view_title(const Frame& f) {
       return "Task · " + f.job + "/" + f.task;
     case View::Gpus:
       return "GPUs";
+    case View::Sweep:
+      return "Sweep · " + f.job;
   }
   return "";
 }
@@ -305,6 +307,8 @@ std::vector<Context> contexts_for(View v) {
       return {Context::Detail, Context::Global};
     case View::Gpus:
       return {Context::Gpus, Context::Global};
+    case View::Sweep:
+      return {Context::Sweep, Context::Table, Context::Global};
     default:
       return {Context::Table, Context::Global};
   }

@@ -134,6 +134,38 @@ void seed_metrics(Store& s) {
   check(s.add_metric_points(kLocalAccount, "resnet-sweep", "lr-0001", pts));
 }
 
+// A sweep of four runs over two parameters (named `0` and `1`, as Shipyard names them), created
+// before every other job so it lists last.
+void seed_sweep(Store& s, Timestamp now) {
+  check(s.upsert_job(make_job("lr-grid", now - 60 * 24h - 1h)));
+  struct Run {
+    const char* id;
+    const char* lr;
+    const char* batch;
+    double decay, floor;
+    int points, exit_code;
+  };
+  const Run runs[] = {{"g0", "0.1", "32", 0.05, 0.60, 12, 0},
+                      {"g1", "0.01", "32", 0.25, 0.20, 12, 0},
+                      {"g2", "0.01", "64", 0.15, 0.15, 12, 0},
+                      {"g3", "1.0", "64", 0.40, 0.90, 5, 1}};
+  Timestamp t0 = at("2024-01-01T09:00:00Z");
+  for (const auto& r : runs) {
+    Task t =
+        make_task("lr-grid", r.id, std::string("python3 train.py --lr ") + r.lr, now - 60 * 24h);
+    check(s.upsert_task(completed(t, t0, 30min, r.exit_code)));
+    check(s.set_task_parameters(kLocalAccount, "lr-grid", r.id, {{"0", r.lr}, {"1", r.batch}}));
+    std::vector<MetricPoint> pts;
+    for (int i = 0; i < r.points; ++i) {
+      // g2 ends worse than its best, so its best differs from its final.
+      double bump = (r.id == std::string("g2") && i == r.points - 1) ? 0.12 : 0.0;
+      pts.push_back({"loss", (i + 1) * 10.0, std::exp(-r.decay * i) + r.floor + bump,
+                     t0 + std::chrono::minutes(i)});
+    }
+    check(s.add_metric_points(kLocalAccount, "lr-grid", r.id, pts));
+  }
+}
+
 void write_logs(const std::string& data_dir) {
   auto paths = run_paths(data_dir, "resnet-sweep", "lr-0001");
   std::filesystem::create_directories(paths.dir);
@@ -175,6 +207,7 @@ void TuiFixture::seed(Timestamp now) {
   seed_resnet(s, now);
   seed_other_jobs(s, now);
   seed_metrics(s);
+  seed_sweep(s, now);
   write_logs(dir_);
 }
 

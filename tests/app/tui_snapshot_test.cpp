@@ -1,6 +1,8 @@
 // Whole-screen snapshots of the TUI over a seeded store, on a headless terminal.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -262,6 +264,97 @@ TEST_F(TuiScreen, ResizeKeepsSelectionVisible) {
   keys("G");
   resize({80, 8});
   expect("tasks_resized_80x8");
+}
+
+// The sweep pane of `lr-grid` (the last job), reached from the Jobs pane.
+TEST_F(TuiScreen, SweepFromJobs) {
+  open(kNormal, "jobs");
+  keys("G w");
+  expect("sweep_80x24");
+}
+
+TEST_F(TuiScreen, SweepFromTasksAndCommand) {
+  open(kNormal, "tasks", "lr-grid");
+  keys("w");
+  expect("sweep_80x24");
+  keys("Escape :");
+  type("sweep");
+  keys("Enter");
+  expect("sweep_80x24");
+}
+
+TEST_F(TuiScreen, SweepSortedByParameterWithMarks) {
+  open(kNormal, "tasks", "lr-grid");
+  keys("w o o o O Space j Space");  // ID, STATE, p0; reversed; mark the first two rows
+  expect("sweep_sorted_marked_80x24");
+}
+
+TEST_F(TuiScreen, SweepChartOfMarkedRuns) {
+  open(kNormal, "tasks", "lr-grid");
+  keys("w j Space j j Space c");
+  expect("sweep_chart_80x24");
+  keys("Escape");  // closes the chart, not the pane
+  expect("sweep_marked_80x24");
+}
+
+TEST_F(TuiScreen, SweepWide) {
+  open({120, 30}, "tasks", "lr-grid");
+  keys("w");
+  expect("sweep_120x30");
+}
+
+TEST_F(TuiScreen, SweepChartOfTopRunsWide) {
+  open({120, 30}, "tasks", "lr-grid");
+  keys("w c");
+  expect("sweep_chart_120x30");
+}
+
+TEST_F(TuiScreen, TinySweepChart) {
+  open(kTiny, "tasks", "lr-grid");
+  keys("w c");
+  expect("sweep_chart_40x12");
+}
+
+TEST_F(TuiScreen, SweepOfJobWithoutParameters) {
+  open(kNormal, "tasks", "resnet-sweep");
+  keys("w");
+  expect("sweep_plain_80x24");
+}
+
+// 1,000 runs with parameters and 100 points each load in one refresh, well within a frame.
+// The time is printed for reference only; bench/ holds timings (never asserted in tests).
+TEST_F(TuiScreen, SweepOfThousandRunsFindsTheBest) {
+  Store& s = *fixture_.ctx().store;
+  ASSERT_TRUE(s.write([&]() -> Result<void> {
+    for (int i = 0; i < 1000; ++i) {
+      Task t;
+      t.account = kLocalAccount;
+      t.job_id = "big";
+      t.id = "t" + std::to_string(1000 + i).substr(1);
+      t.state = TaskState::Completed;
+      t.execution_info.result = TaskResult::Success;
+      if (auto r = s.upsert_task(t); !r) return r;
+      auto lr = "0.00" + std::to_string(i % 10);
+      if (auto r = s.set_task_parameters(kLocalAccount, "big", t.id,
+                                         std::vector<NameValue>{{"0", lr}, {"1", "64"}});
+          !r)
+        return r;
+      std::vector<MetricPoint> pts;
+      for (int k = 0; k < 100; ++k)
+        pts.push_back({"loss", k * 1.0, std::exp(-0.01 * k * (i % 7 + 1)), {}});
+      if (auto r = s.add_metric_points(kLocalAccount, "big", t.id, pts); !r) return r;
+    }
+    return {};
+  }));
+  open(kNormal, "tasks", "big");
+  auto start = std::chrono::steady_clock::now();
+  keys("w");
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start)
+                .count();
+  std::printf("sweep of 1000 runs: %lld ms\n", static_cast<long long>(ms));
+  EXPECT_NE(term_->last_frame().to_text().find("★ t006"), std::string::npos)
+      << term_->last_frame().to_text();
 }
 
 }  // namespace

@@ -40,10 +40,15 @@ enum class Action {
   Accounts,
   Refresh,
   Remove,
+  Sweep,
+  SortNext,
+  SortFlip,
+  Mark,
+  Chart,
 };
 
 /// Where a binding applies.
-enum class Context { Global, Table, Accounts, Jobs, Tasks, Logs, Detail, Gpus };
+enum class Context { Global, Table, Accounts, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
 
 /// One binding.
 struct Binding {

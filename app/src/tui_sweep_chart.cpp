@@ -1,0 +1,84 @@
+// The sweep pane's chart: the main metric's curves of the marked runs (else the best few).
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/sanitizer.hpp"
+#include "tui_state.hpp"
+#include "widgets/charts.hpp"
+
+namespace trainyard {
+namespace {
+
+constexpr size_t kMaxCurves = 6;  // one per chart series role
+constexpr size_t kTopRuns = 5;    // runs charted when none is marked
+
+bool better(const SweepState& sw, double a, double b) {
+  return sw.lower_is_better ? a < b : a > b;
+}
+
+// The runs the chart shows: the marked ones, else the best few.
+std::vector<std::string> chart_runs(const SweepState& sw) {
+  if (!sw.marked.empty())
+    return {sw.marked.begin(), sw.marked.begin() + std::min(sw.marked.size(), kMaxCurves)};
+  std::vector<const SweepRow*> ranked;
+  for (const auto& r : sw.rows)
+    if (r.best_value) ranked.push_back(&r);
+  std::stable_sort(ranked.begin(), ranked.end(), [&](const SweepRow* a, const SweepRow* b) {
+    return better(sw, *a->best_value, *b->best_value);
+  });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ranked.size() && i < kTopRuns; ++i) out.push_back(ranked[i]->task.id);
+  return out;
+}
+
+const std::vector<double>& curve(AppContext& ctx, TuiState& st, const std::string& id) {
+  auto& sw = st.sweep;
+  auto hit = sw.curves.find(id);
+  if (hit != sw.curves.end()) return hit->second;
+  std::vector<double> values;
+  if (auto pts = ctx.store->metric_points(st.top().account, st.top().job, id, sw.metric))
+    for (const auto& p : *pts) values.push_back(p.value);
+  return sw.curves.emplace(id, std::move(values)).first->second;
+}
+
+std::string chart_title(const SweepState& sw, size_t shown) {
+  if (sw.marked.empty())
+    return fmt::format("{} · top {} by best (Space marks runs)", sw.metric, shown);
+  if (sw.marked.size() > shown)
+    return fmt::format("{} · {} of {} marked runs", sw.metric, shown, sw.marked.size());
+  return fmt::format("{} · {} marked run(s)", sw.metric, shown);
+}
+
+}  // namespace
+
+Role sweep_series_role(size_t i) {
+  static const Role roles[] = {Role::ChartSeries1, Role::ChartSeries2, Role::ChartSeries3,
+                               Role::ChartSeries4, Role::ChartSeries5, Role::ChartSeries6};
+  return roles[i % kMaxCurves];
+}
+
+void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
+  auto& sw = st.sweep;
+  auto runs = chart_runs(sw);
+  if (sw.metric.empty() || runs.empty()) {
+    c.draw_text(r.x, r.y, "no metric points yet to chart", Role::Dim, r.w);
+    return;
+  }
+  LineChartVm vm;
+  vm.title = chart_title(sw, runs.size());
+  size_t longest = 0;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    Series s;
+    s.name = sanitize_text(runs[i]);
+    s.values = curve(ctx, st, runs[i]);
+    s.role = sweep_series_role(i);
+    longest = std::max(longest, s.values.size());
+    vm.series.push_back(std::move(s));
+  }
+  vm.x_left = "0";
+  vm.x_right = fmt::format("{} points", longest);
+  render_line_chart(vm, c, r);
+}
+
+}  // namespace trainyard
