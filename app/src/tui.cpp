@@ -68,13 +68,7 @@ CrumbsVm crumbs_of(const TuiState& st) {
 }
 
 void render_table_pane(TuiState& st, Canvas& c, Rect r) {
-  TableVm vm;
-  vm.columns = st.page.columns;
-  vm.rows = st.page.rows;
-  vm.first_row = st.top().cursor.first;
-  vm.total_rows = st.page.total;
-  if (st.page.total) vm.selected = st.top().cursor.selected;
-  vm.empty_text = st.top().cursor.filter.empty() ? "nothing here yet" : "no rows match the filter";
+  TableVm vm = page_table_vm(st, "nothing here yet");
   if (st.top().view == View::Jobs && st.top().account == kLocalAccount && !st.page.total &&
       st.top().cursor.filter.empty())
     vm.empty_text = "no runs yet: press r to start one (the demo is filled in)";

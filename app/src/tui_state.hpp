@@ -137,6 +137,8 @@ struct TuiState {
 TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache);
 /// The state colour of a task.
 Role task_role(const Task& t);
+/// The loaded page as a table view-model (selection, scroll, empty text for no rows).
+TableVm page_table_vm(const TuiState& st, const std::string& empty_text);
 /// Title of a pane.
 std::string view_title(const Frame& f);
 /// Contexts consulted for keys in a pane, most specific first.

@@ -315,14 +315,7 @@ Rect sweep_table_rect(const TuiState& st, Rect body) {
 void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body) {
   Rect table = sweep_table_rect(st, body);
   if (!table.empty()) {
-    TableVm vm;
-    vm.columns = st.page.columns;
-    vm.rows = st.page.rows;
-    vm.first_row = st.top().cursor.first;
-    vm.total_rows = st.page.total;
-    if (st.page.total) vm.selected = st.top().cursor.selected;
-    vm.empty_text = st.top().cursor.filter.empty() ? "no runs in this job" : "no rows match";
-    render_table(vm, c, table);
+    render_table(page_table_vm(st, "no runs in this job"), c, table);
   }
   if (!st.sweep.chart) return;
   Rect chart = body.bottom_rows(chart_height(st, body));

@@ -269,6 +269,18 @@ TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, Ro
   return p;
 }
 
+TableVm page_table_vm(const TuiState& st, const std::string& empty_text) {
+  const auto& cursor = st.stack.back().cursor;
+  TableVm vm;
+  vm.columns = st.page.columns;
+  vm.rows = st.page.rows;
+  vm.first_row = cursor.first;
+  vm.total_rows = st.page.total;
+  if (st.page.total) vm.selected = cursor.selected;
+  vm.empty_text = cursor.filter.empty() ? empty_text : "no rows match the filter";
+  return vm;
+}
+
 std::string view_title(const Frame& f) {
   switch (f.view) {
     case View::Accounts:
