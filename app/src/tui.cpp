@@ -78,9 +78,9 @@ void render_table_pane(TuiState& st, Canvas& c, Rect r) {
 void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
   if (st.mode == Mode::Filter) {
     render_filter_line({st.input.text(), st.input.cursor(), true, st.page.total}, c, line);
-  } else if (st.mode == Mode::Command || st.mode == Mode::Search) {
+  } else if (st.mode == Mode::Command || st.mode == Mode::Search || st.mode == Mode::SubmitPath) {
     CommandLineVm vm;
-    vm.prompt = st.mode == Mode::Command ? ":" : "/";
+    vm.prompt = st.mode == Mode::Command ? ":" : st.mode == Mode::Search ? "/" : "spec file: ";
     vm.text = st.input.text();
     vm.cursor = st.input.cursor();
     if (st.mode == Mode::Command) {
@@ -88,6 +88,8 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
       for (const auto& s : m) vm.candidates += s + " ";
       if (m.size() == 1) vm.hint = m.front().substr(vm.text.size());
     }
+    if (st.mode == Mode::SubmitPath)
+      for (const auto& s : path_candidates(vm.text)) vm.candidates += s + " ";
     render_command_line(vm, c, line);
   } else {
     render_hint_bar(hints_for(st.top().view), c, line);

@@ -21,6 +21,7 @@ const std::map<std::string, std::string>& command_aliases() {
       {"ta", "tasks"},          {"gpus", "gpus"},    {"gpu", "gpus"},
       {"run", "run"},           {"q", "quit"},       {"quit", "quit"},
       {"help", "help"},         {"sweep", "sweep"},  {"sw", "sweep"},
+      {"submit", "submit"},     {"su", "submit"},
   };
   return aliases;
 }
@@ -124,7 +125,9 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
   auto it = command_aliases().find(text);
   if (it == command_aliases().end())
     return set_status(
-        st, fmt::format("unknown command ':{}' (try :pools :jobs :tasks :gpus :run :q)", text),
+        st,
+        fmt::format("unknown command ':{}' (try :jobs :tasks :pools :gpus :run :submit :sweep :q)",
+                    text),
         StatusLevel::Error);
   const auto& cmd = it->second;
   if (cmd == "quit")
@@ -133,6 +136,8 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
     st.mode = Mode::Help;
   else if (cmd == "run")
     open_run_form(st);
+  else if (cmd == "submit")
+    open_submit_prompt(st);
   else if (cmd == "sweep")
     open_sweep(ctx, st, std::nullopt);
   else if (cmd == "accounts")
@@ -181,6 +186,9 @@ void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
       break;
     case Mode::Search:
       handle_search(st, key);
+      break;
+    case Mode::SubmitPath:
+      handle_submit_key(ctx, st, key);
       break;
     case Mode::Form:
       handle_form(st, key);

@@ -28,7 +28,7 @@ namespace trainyard {
 enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
 
 /// Input modes; Normal dispatches through the keymap.
-enum class Mode { Normal, Filter, Command, Search, Form, Confirm, Help };
+enum class Mode { Normal, Filter, Command, Search, SubmitPath, Form, Confirm, Help };
 
 /// Selection, scroll and filter of one table pane.
 struct TableCursor {
@@ -154,6 +154,11 @@ void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
 void open_run_form(TuiState& st);
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text);
 std::vector<std::string> complete_command(const std::string& prefix);
+
+/// Submitting a spec file (tui_submit.cpp).
+void open_submit_prompt(TuiState& st);
+void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
+std::vector<std::string> path_candidates(const std::string& text);
 
 /// Logs (tui_logs.cpp).
 void open_logs(AppContext& ctx, TuiState& st);

@@ -1,6 +1,8 @@
 // Whole-screen snapshots of the TUI over a seeded store, on a headless terminal.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -355,6 +357,41 @@ TEST_F(TuiScreen, SweepOfThousandRunsFindsTheBest) {
   std::printf("sweep of 1000 runs: %lld ms\n", static_cast<long long>(ms));
   EXPECT_NE(term_->last_frame().to_text().find("★ t006"), std::string::npos)
       << term_->last_frame().to_text();
+}
+
+}  // namespace
+}  // namespace trainyard
+
+namespace trainyard {
+namespace {
+
+// `:submit`: a spec path (Tab completes it), a preview to confirm, then the job in the store.
+TEST_F(TuiScreen, SubmitPromptPreviewsThenQueues) {
+  auto spec = fixture_.dir() + "/sweep-spec.json";
+  std::ofstream(spec) << R"j({"job": {"id": "from-tui", "poolInfo": {"poolId": "local"}},
+    "tasks": [{"id": "a", "commandLine": "true"}, {"id": "b", "commandLine": "true"}]})j";
+  open(kNormal, "jobs");
+  keys(": s u b m i t Enter C-u");
+  type(fixture_.dir() + "/sweep-sp");
+  keys("Tab");
+  auto line = term_->last_frame().to_text();
+  EXPECT_NE(line.find("sweep-spec.json"), std::string::npos) << line;
+  keys("Enter");
+  auto preview = term_->last_frame().to_text();
+  EXPECT_NE(preview.find("from-tui: 2 task(s)"), std::string::npos) << preview;
+  keys("y");
+  auto job = fixture_.ctx().store->job(kLocalAccount, "from-tui");
+  ASSERT_TRUE(job.ok() && job->has_value());
+  keys("Escape");
+}
+
+TEST_F(TuiScreen, SubmitPromptReportsABadFile) {
+  open(kNormal, "jobs");
+  keys(": s u Enter C-u");
+  type(fixture_.dir() + "/missing.json");
+  keys("Enter");
+  EXPECT_NE(term_->last_frame().to_text().find("missing.json: cannot read the file"),
+            std::string::npos);
 }
 
 }  // namespace

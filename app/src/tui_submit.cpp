@@ -1,0 +1,102 @@
+// The submit prompt: a spec file path with Tab completion, then a preview to confirm.
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "local/task_environment.hpp"
+#include "spec/load.hpp"
+#include "spec_to_local.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Directory part (with its slash) and the name prefix being typed.
+std::pair<std::string, std::string> split_path(const std::string& text) {
+  auto slash = text.rfind('/');
+  if (slash == std::string::npos) return {"", text};
+  return {text.substr(0, slash + 1), text.substr(slash + 1)};
+}
+
+std::string longest_common_prefix(const std::vector<std::string>& names) {
+  if (names.empty()) return "";
+  std::string prefix = names.front();
+  for (const auto& n : names) {
+    size_t i = 0;
+    while (i < prefix.size() && i < n.size() && prefix[i] == n[i]) ++i;
+    prefix.resize(i);
+  }
+  return prefix;
+}
+
+std::string preview_text(const std::vector<spec::JobSpec>& specs) {
+  std::string out;
+  for (const auto& s : specs) {
+    out += fmt::format("{}: {} task(s). ", s.job.id, s.tasks.size());
+    if (!s.tasks.empty()) out += fmt::format("First: {}. ", s.tasks.front().commandLine);
+    if (!s.unmapped.empty()) out += fmt::format("{} field(s) not mapped. ", s.unmapped.size());
+  }
+  return out + "Submit to local?";
+}
+
+void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs) {
+  std::error_code ec;
+  auto cwd = fs::current_path(ec).string();
+  for (const auto& s : specs) {
+    auto reqs = local_requests(s, cwd, current_environment());
+    if (!reqs) return set_status(st, reqs.error().message, StatusLevel::Error);
+    auto done = st.engine->submit_all(*reqs, local_job(s));
+    if (!done) return set_status(st, done.error().message, StatusLevel::Error);
+    set_status(st, fmt::format("{}: {} task(s) queued", s.job.id, done->size()), StatusLevel::Ok);
+  }
+  (void)ctx;
+}
+
+void load_and_preview(AppContext& ctx, TuiState& st, const std::string& path) {
+  st.mode = Mode::Normal;
+  auto specs = spec::load_job_specs(path, {});
+  if (!specs) return set_status(st, specs.error().message, StatusLevel::Error);
+  st.confirm = DialogVm{"Submit " + fs::path(path).filename().string(), preview_text(*specs)};
+  st.on_confirm = [&ctx, &st, loaded = std::move(*specs)] { submit_specs(ctx, st, loaded); };
+  st.mode = Mode::Confirm;
+}
+
+}  // namespace
+
+std::vector<std::string> path_candidates(const std::string& text) {
+  auto [dir, prefix] = split_path(text);
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir.empty() ? "." : dir, ec)) {
+    auto name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0 || (prefix.empty() && name[0] == '.')) continue;
+    out.push_back(name + (e.is_directory(ec) ? "/" : ""));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void open_submit_prompt(TuiState& st) {
+  if (st.top().account != kLocalAccount)
+    return set_status(st, "specs are submitted to the local account for now", StatusLevel::Error);
+  std::error_code ec;
+  st.input.set_text(fs::current_path(ec).string() + "/");
+  st.mode = Mode::SubmitPath;
+}
+
+void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
+  if (key.key == Key::Tab) {
+    auto [dir, prefix] = split_path(st.input.text());
+    auto common = longest_common_prefix(path_candidates(st.input.text()));
+    if (common.size() > prefix.size()) st.input.set_text(dir + common);
+    return;
+  }
+  auto r = st.input.handle(key);
+  if (r == Reaction::Cancel) st.mode = Mode::Normal;
+  if (r == Reaction::Submit) load_and_preview(ctx, st, st.input.text());
+}
+
+}  // namespace trainyard
