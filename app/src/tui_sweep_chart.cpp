@@ -76,7 +76,8 @@ void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
     longest = std::max(longest, s.values.size());
     vm.series.push_back(std::move(s));
   }
-  vm.x_left = "0";
+  // Assigned from std::string: GCC 12 at -O2 misreports `= "0"` here as overlapping (-Wrestrict).
+  vm.x_left = std::string(1, '0');
   vm.x_right = fmt::format("{} points", longest);
   render_line_chart(vm, c, r);
 }
