@@ -99,30 +99,12 @@ int print_pools(AppContext& ctx, const LsOptions& o) {
   return kExitOk;
 }
 
-// The local node's live counts come from the tasks, not from a stored copy.
-void fill_local_counts(AppContext& ctx, Node& n) {
-  auto counts = ctx.store->task_counts(kLocalAccount, "");
-  if (!counts) return;
-  n.running_tasks_count =
-      static_cast<int>((*counts)[TaskState::Running] + (*counts)[TaskState::Preparing]);
-  TaskQuery q;
-  q.account = kLocalAccount;
-  int slots = 0;
-  for (auto st : {TaskState::Running, TaskState::Preparing}) {
-    q.state = st;
-    if (auto ts = ctx.store->tasks(q))
-      for (const auto& t : *ts) slots += t.required_slots;
-  }
-  n.running_task_slots_count = slots;
-  n.state = slots > 0 ? NodeState::Running : NodeState::Idle;
-}
-
 int print_nodes(AppContext& ctx, const LsOptions& o) {
   std::string pool = o.pool.empty() ? std::string(kLocalPool) : o.pool;
   auto nodes = ctx.store->nodes(o.account, pool);
   if (!nodes) return report(nodes.error());
   if (o.account == kLocalAccount)
-    for (auto& n : *nodes) fill_local_counts(ctx, n);
+    for (auto& n : *nodes) fill_local_node_counts(*ctx.store, n);
   if (o.json) {
     return print_json(*nodes, node_to_wire);
   }

@@ -212,17 +212,15 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                {"IP", 0, 9, 1}};
   auto nodes = ctx.store->nodes(f.account, f.pool);
   if (!nodes) return;
-  int64_t busy = 0;
-  if (f.account == kLocalAccount) {
-    if (auto c = ctx.store->task_counts(kLocalAccount, ""))
-      busy = (*c)[TaskState::Running] + (*c)[TaskState::Preparing];
-  }
+  // The local node's live counts come from the tasks, not from a stored copy.
+  if (f.account == kLocalAccount)
+    for (auto& n : *nodes) fill_local_node_counts(*ctx.store, n);
   fill_page(p, *nodes, f.cursor.filter, first, rows, [&](const Node& n) {
-    std::string state(to_wire(busy > 0 ? NodeState::Running : n.state));
+    bool busy = n.state == NodeState::Running;
     TableRow row{{{sanitize_text(n.id), std::nullopt},
-                  {state, busy ? Role::StateRunning : Role::StateActive},
+                  {std::string(to_wire(n.state)), busy ? Role::StateRunning : Role::StateActive},
                   {std::string(to_wire(n.scheduling_state)), std::nullopt},
-                  {fmt::format("{}/{}", busy, n.task_slots), std::nullopt},
+                  {fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), std::nullopt},
                   {n.ip_address, std::nullopt}}};
     return std::pair{n.id, row};
   });

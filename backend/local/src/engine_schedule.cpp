@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu_id_list.hpp"
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
@@ -18,21 +19,6 @@ struct LocalEngine::Placement {
 };
 
 namespace {
-
-std::vector<int> parse_ids(const std::string& csv) {
-  std::vector<int> out;
-  std::stringstream ss(csv);
-  for (std::string part; std::getline(ss, part, ',');) {
-    if (!part.empty()) out.push_back(std::stoi(part));
-  }
-  return out;
-}
-
-std::string join(const std::vector<int>& ids) {
-  std::string out;
-  for (int id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
-  return out;
-}
 
 // Picks GPUs for a task: its pinned ones if all are free, else the first free unbusy ones.
 std::optional<std::vector<int>> pick_gpus(const std::vector<int>& pinned, int wanted,
@@ -175,7 +161,7 @@ Result<int> LocalEngine::start_ready_locked() {
       p.free_slots -= t.required_slots;
       auto run = store_.local_run(t.job_id, t.id);
       if (run && run->has_value())
-        for (int id : parse_ids((*run)->gpu_ids)) p.used_gpus.insert(id);
+        for (int id : parse_gpu_ids((*run)->gpu_ids)) p.used_gpus.insert(id);
     }
   }
   auto queued = tasks_in(store_, TaskState::Active);
@@ -207,9 +193,9 @@ Result<bool> LocalEngine::try_start_locked(Task& t, Placement& p) {
   }
   LocalRun lr = **run;
   if (!p.gpus.empty()) {
-    auto picked = pick_gpus(parse_ids(lr.gpu_ids), t.required_slots, p.gpus, p.used_gpus);
+    auto picked = pick_gpus(parse_gpu_ids(lr.gpu_ids), t.required_slots, p.gpus, p.used_gpus);
     if (!picked) return false;
-    lr.gpu_ids = join(*picked);
+    lr.gpu_ids = format_gpu_ids(*picked);
     p.used_gpus.insert(picked->begin(), picked->end());
   }
   p.free_slots -= t.required_slots;
@@ -264,6 +250,19 @@ Result<void> LocalEngine::fail_locked(Task t, const std::string& code, const std
   t.execution_info.result = TaskResult::Failure;
   t.execution_info.failure_info = FailureInfo{ErrorCategory::UserError, code, message};
   return store_.upsert_task(t);
+}
+
+void fill_local_node_counts(Store& store, Node& node) {
+  int tasks = 0, slots = 0;
+  for (auto state : {TaskState::Preparing, TaskState::Running}) {
+    auto live = tasks_in(store, state);
+    if (!live) return;
+    tasks += static_cast<int>(live->size());
+    for (const auto& t : *live) slots += t.required_slots;
+  }
+  node.running_tasks_count = tasks;
+  node.running_task_slots_count = slots;
+  node.state = slots > 0 ? NodeState::Running : NodeState::Idle;
 }
 
 }  // namespace trainyard

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "gpu_id_list.hpp"
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
@@ -50,12 +51,6 @@ Result<void> validate(const SubmitRequest& req, int total_slots, int gpu_count) 
           fmt::format("--gpu-ids: GPU {} does not exist ({} GPU(s) found)", id, gpu_count));
   }
   return ok_result();
-}
-
-std::string join_ids(const std::vector<int>& ids) {
-  std::string out;
-  for (int id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
-  return out;
 }
 
 std::string environment_blob(const std::vector<std::string>& env) {
@@ -156,7 +151,7 @@ Result<void> LocalEngine::record_locked(const std::vector<Task>& tasks,
     run.task = t.id;
     run.run_dir = run_paths(config_.data_dir, t.job_id, t.id).dir;
     run.workdir = reqs[i].workdir;
-    run.gpu_ids = join_ids(reqs[i].gpu_ids);
+    run.gpu_ids = format_gpu_ids(reqs[i].gpu_ids);
     run.grace_seconds = static_cast<int>(config_.default_grace.count());
     if (auto r = store_.upsert_local_run(run); !r) return r;
     if (auto r = store_.upsert_task(t); !r) return r;

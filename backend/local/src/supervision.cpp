@@ -1,5 +1,7 @@
 #include "supervision.hpp"
 
+#include "gpu_id_list.hpp"
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,18 +35,12 @@ std::vector<std::string> gpu_uuids(const EngineConfig& cfg, const std::string& i
   std::vector<std::string> out;
   if (ids.empty() || !cfg.gpu_probe) return out;
   auto gpus = cfg.gpu_probe();
-  std::stringstream ss(ids);
-  for (std::string part; std::getline(ss, part, ',');) {
-    int idx = std::stoi(part);
+  for (int idx : parse_gpu_ids(ids)) {
     for (const auto& g : gpus) {
       if (g.index == idx) out.push_back(g.uuid);
     }
   }
   return out;
-}
-
-void reap_once() {
-  reap_any_children();
 }
 
 }  // namespace
@@ -130,7 +126,7 @@ Result<ChildInfo> Supervision::start_attempt() {
   auto child = spawn_task_process(spec);
   if (!child) return child.error();
   if (auto r = record_running(*child); !r) {
-    terminate_group(child->pgid, std::chrono::seconds(1), reap_once);
+    terminate_group(child->pgid, std::chrono::seconds(1), reap_any_children);
     return r.error();
   }
   log(fmt::format("attempt {} started: pid {}", task_.execution_info.retry_count, child->pid));

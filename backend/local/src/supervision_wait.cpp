@@ -34,10 +34,6 @@ std::optional<ExitStatus> reap_until(pid_t pid) {
   return out;
 }
 
-void reap_once() {
-  reap_any_children();
-}
-
 }  // namespace
 
 void Supervision::start_kill_timer(pid_t pgid) {
@@ -83,7 +79,8 @@ AttemptOutcome Supervision::wait_attempt(const ChildInfo& child) {
     tick();
     if (auto done = reap_until(child.pid)) {
       // The leader is gone; anything left in its group would become an orphan.
-      if (group_alive(child.pgid)) terminate_group(child.pgid, milliseconds(2000), reap_once);
+      if (group_alive(child.pgid))
+        terminate_group(child.pgid, milliseconds(2000), reap_any_children);
       if (hooks_.attempt_ended) hooks_.attempt_ended();
       AttemptOutcome out{*done, stopping_, timed_out_ && !stopping_};
       kill_deadline_.reset();
@@ -107,7 +104,7 @@ AttemptOutcome Supervision::watch_adopted() {
     check_deadlines(pgid);
     reap_any_children();
   }
-  if (group_alive(pgid)) terminate_group(pgid, milliseconds(2000), reap_once);
+  if (group_alive(pgid)) terminate_group(pgid, milliseconds(2000), reap_any_children);
   if (hooks_.attempt_ended) hooks_.attempt_ended();
   AttemptOutcome out;
   out.stopped = stopping_;

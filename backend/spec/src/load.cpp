@@ -1,13 +1,11 @@
 #include "spec/load.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "spec/batch_ai.hpp"
 #include "spec/batch_json.hpp"
 #include "spec/shipyard.hpp"
+#include "spec/source_map.hpp"
 
 namespace trainyard::spec {
 namespace {
@@ -15,14 +13,6 @@ namespace {
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-Result<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorKind::Usage, fmt::format("{}: cannot read the file", path));
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 Result<std::vector<JobSpec>> one(Result<JobSpec> r) {
@@ -51,7 +41,7 @@ SpecFormat detect_format(const std::string& path, const std::string& text) {
 }
 
 Result<std::vector<JobSpec>> load_job_specs(const std::string& path, const LoadOptions& options) {
-  auto text = read_file(path);
+  auto text = read_source_file(path);
   if (!text) return text.error();
   switch (detect_format(path, *text)) {
     case SpecFormat::Shipyard: {

@@ -215,7 +215,7 @@ namespace trainyard::spec {
 
 Result<std::string> read_source_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(ErrorKind::Io, path.string() + ": cannot open for reading");
+  if (!in) return make_error(ErrorKind::Io, path.string() + ": cannot read the file");
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return make_error(ErrorKind::Io, path.string() + ": read failed");

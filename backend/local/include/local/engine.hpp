@@ -105,6 +105,9 @@ class LocalEngine {
   std::vector<pid_t> children_;
 };
 
+/// Sets the local node's live fields (running tasks, slots in use, running/idle) from the tasks.
+void fill_local_node_counts(Store& store, Node& node);
+
 /// The node id of this machine (its host name).
 std::string local_node_id();
 
