@@ -30,5 +30,6 @@ void register_stop(CLI::App& app, CliState& st);
 void register_rm(CLI::App& app, CliState& st);
 void register_submit(CLI::App& app, CliState& st);
 void register_supervise(CLI::App& app, CliState& st);
+void register_emulator(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

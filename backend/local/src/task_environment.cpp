@@ -62,7 +62,6 @@ std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in) 
     if (eq != std::string::npos) env[e.substr(0, eq)] = e.substr(eq + 1);
   }
   set_var(env, "PYTHONUNBUFFERED", "1");
-  for (const auto& nv : in.task->environment_settings) set_var(env, nv.name, nv.value);
   set_var(env, "AZ_BATCH_ACCOUNT_NAME", kLocalAccount);
   set_var(env, "AZ_BATCH_POOL_ID", kLocalPool);
   set_var(env, "AZ_BATCH_NODE_ID", in.node_id);
@@ -75,6 +74,8 @@ std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in) 
   set_var(env, "AZ_BATCH_TASK_RETRY_COUNT", std::to_string(in.attempt));
   set_var(env, "AZ_BATCH_HOST_LIST", "127.0.0.1");
   set_var(env, "AZ_BATCH_NODE_IS_DEDICATED", "true");
+  // The task's own settings come last: the emulator sets its virtual node's AZ_BATCH_* here.
+  for (const auto& nv : in.task->environment_settings) set_var(env, nv.name, nv.value);
   if (!in.gpu_uuids.empty()) {
     std::string joined;
     for (const auto& u : in.gpu_uuids) joined += (joined.empty() ? "" : ",") + u;

@@ -1,0 +1,254 @@
+// Task and node files: list, GET with `ocp-range`, HEAD, DELETE, served from node sandboxes.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "emulator/shared_key_check.hpp"
+#include "sandbox.hpp"
+#include "service.hpp"
+
+namespace trainyard::emu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FileEntry {
+  std::string name;  ///< relative to the listed root, '/'-separated
+  struct stat st {};
+};
+
+// A relative path that stays inside its root: no absolute paths, no `..`.
+bool safe_relative(const std::string& path) {
+  if (path.empty() || path.front() == '/') return false;
+  for (const auto& part : fs::path(path)) {
+    if (part == "..") return false;
+  }
+  return true;
+}
+
+std::vector<FileEntry> list_tree(const std::string& root, bool recursive) {
+  std::vector<FileEntry> out;
+  std::error_code ec;
+  auto add = [&](const fs::path& p) {
+    FileEntry e;
+    if (::stat(p.c_str(), &e.st) != 0) return;  // dangling: the run has not written it yet
+    e.name = p.lexically_relative(root).generic_string();
+    out.push_back(std::move(e));
+  };
+  if (recursive) {
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      add(it->path());
+      if (out.size() >= 100000) break;
+    }
+  } else {
+    for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec)) {
+      add(it->path());
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+Micros mtime_us(const struct stat& st) {
+  return static_cast<Micros>(st.st_mtim.tv_sec) * 1000000 + st.st_mtim.tv_nsec / 1000;
+}
+
+std::string file_json(const FileEntry& e, const std::string& url_base) {
+  bool dir = S_ISDIR(e.st.st_mode);
+  nlohmann::json props{{"lastModified", format_time(mtime_us(e.st))},
+                       {"contentLength", std::to_string(dir ? 0 : e.st.st_size)},
+                       {"contentType", "application/octet-stream"},
+                       {"fileMode", fmt::format("0o{:o}", e.st.st_mode)}};
+  return nlohmann::json{{"name", e.name},
+                        {"url", url_base + "/" + e.name},
+                        {"isDirectory", dir},
+                        {"properties", props}}
+      .dump();
+}
+
+// Parses `bytes=a-b` / `bytes=a-`; false when malformed.
+bool parse_range(const std::string& h, int64_t& start, int64_t& end) {
+  if (h.rfind("bytes=", 0) != 0) return false;
+  auto dash = h.find('-', 6);
+  if (dash == std::string::npos) return false;
+  try {
+    start = std::stoll(h.substr(6, dash - 6));
+    end = dash + 1 < h.size() ? std::stoll(h.substr(dash + 1)) : -1;
+  } catch (...) {
+    return false;
+  }
+  return start >= 0 && (end < 0 || end >= start);
+}
+
+}  // namespace
+
+void serve_file(Call& c, const std::string& root, const std::string& rel, const std::string& url) {
+  if (!safe_relative(rel)) return not_found(c, "FileNotFound", "file");
+  const std::string path = root + "/" + rel;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return not_found(c, "FileNotFound", "file");
+  if (c.req.method == "DELETE") {
+    std::error_code ec;
+    bool recursive = c.param("recursive") == "true";
+    if (S_ISDIR(st.st_mode) && !recursive && !fs::is_empty(path, ec)) {
+      return c.error(409, "DirectoryNotEmpty", "The specified directory is not empty.");
+    }
+    fs::remove_all(path, ec);
+    return c.empty(200);
+  }
+  Versioned v;
+  v.last_modified = mtime_us(st);
+  v.etag = fmt::format("0x{:X}", 0x8D000000000000ULL + static_cast<uint64_t>(v.last_modified));
+  if (!c.conditions_pass(v, false)) return;
+  bool dir = S_ISDIR(st.st_mode);
+  c.res.set_header("ocp-batch-file-isdirectory", dir ? "true" : "false");
+  c.res.set_header("ocp-batch-file-url", url);
+  c.res.set_header("ocp-batch-file-mode", fmt::format("0o{:o}", st.st_mode));
+  c.res.set_header("ocp-creation-time",
+                   format_rfc1123(from_micros(static_cast<Micros>(st.st_ctim.tv_sec) * 1000000)));
+  c.version_headers(v);
+  int64_t size = dir ? 0 : st.st_size, start = 0, end = size - 1;
+  if (c.req.has_header("ocp-range")) {
+    if (!parse_range(c.req.get_header_value("ocp-range"), start, end)) {
+      return c.error(
+          400, "InvalidHeaderValue",
+          "The value for one of the HTTP headers is not in the correct format.",
+          {{"HeaderName", "ocp-range"}, {"HeaderValue", c.req.get_header_value("ocp-range")}});
+    }
+    if (start > size) {
+      return c.error(416, "InvalidRange",
+                     "The range specified is invalid for the current size of the resource.");
+    }
+    if (end < 0 || end >= size) end = size - 1;
+  }
+  const int64_t length = std::max<int64_t>(0, end - start + 1);
+  if (c.req.method == "HEAD") {
+    c.res.status = 200;
+    c.res.set_header("Content-Length", std::to_string(size));
+    c.res.set_header("Content-Type", "application/octet-stream");
+    return;
+  }
+  std::string data(static_cast<size_t>(length), '\0');
+  std::ifstream in(path, std::ios::binary);
+  in.seekg(start);
+  in.read(data.data(), length);
+  data.resize(static_cast<size_t>(in.gcount()));
+  c.res.status = 200;
+  c.res.set_content(std::move(data), "application/octet-stream");
+}
+
+void list_files(Call& c, const std::string& root, const std::string& url_base, bool allow_missing) {
+  ListQuery q;
+  // Listing never needs the service lock: files live on disk.
+  auto f = Filter::parse(c.param("$filter"), ListKind::TaskFiles);
+  if (!f) {
+    return c.error(400, "InvalidQueryParameterValue",
+                   "Value for one of the query parameters specified in the request URI is invalid.",
+                   {{"QueryParameterName", "$filter"}, {"Reason", f.error().message}});
+  }
+  int max = 1000;
+  if (c.has_param("maxresults"))
+    max = std::clamp(std::atoi(c.param("maxresults").c_str()), 1, 1000);
+  auto entries = (allow_missing && !fs::exists(root))
+                     ? std::vector<FileEntry>{}
+                     : list_tree(root, c.param("recursive") == "true");
+  std::string body = "{\"odata.metadata\":\"" + c.base_url + "/$metadata#files\",\"value\":[";
+  const std::string after = c.param("$skiptoken");
+  int n = 0;
+  bool more = false;
+  std::string last;
+  for (const auto& e : entries) {
+    if (!after.empty() && e.name <= after) continue;
+    auto get = [&](std::string_view prop) -> FilterValue {
+      if (prop == "name") return e.name;
+      if (prop == "isDirectory") return S_ISDIR(e.st.st_mode) != 0;
+      return {};
+    };
+    if (!f->matches(get)) continue;
+    if (n == max) {
+      more = true;
+      break;
+    }
+    if (n++) body += ",";
+    body += file_json(e, url_base);
+    last = e.name;
+  }
+  body += "]";
+  if (more) {
+    std::string link = c.base_url + c.req.path + "?api-version=" +
+                       httplib::detail::encode_query_param(c.param("api-version")) +
+                       "&maxresults=" + std::to_string(max) +
+                       "&$skiptoken=" + httplib::detail::encode_query_param(last);
+    if (c.has_param("recursive")) link += "&recursive=" + c.param("recursive");
+    if (c.has_param("$filter"))
+      link += "&$filter=" + httplib::detail::encode_query_param(c.param("$filter"));
+    body += ",\"odata.nextLink\":";
+    append_json_string(body, link);
+  }
+  body += "}";
+  c.json(200, std::move(body));
+}
+
+void Service::list_task_files(Call& c, const std::string& job, const std::string& task) {
+  std::string root, url;
+  {
+    std::shared_lock lock(mu_);
+    auto* j = find_job(c, job);
+    if (!j) return;
+    auto* t = find_task(c, *j, task);
+    if (!t) return;
+    if (t->node_id.empty()) {
+      return c.error(409, "OperationInvalidForCurrentState",
+                     "The specified operation is not valid for the current state of the resource.");
+    }
+    root = task_dir(options_.work_dir, t->node_id, job, task);
+    url = fmt::format("{}/jobs/{}/tasks/{}/files", base_url_, job, task);
+  }
+  list_files(c, root, url, true);
+}
+
+void Service::task_file(Call& c, const std::string& job, const std::string& task,
+                        const std::string& path) {
+  std::string root, url;
+  {
+    std::shared_lock lock(mu_);
+    auto* j = find_job(c, job);
+    if (!j) return;
+    auto* t = find_task(c, *j, task);
+    if (!t) return;
+    if (t->node_id.empty()) return not_found(c, "FileNotFound", "file");
+    root = task_dir(options_.work_dir, t->node_id, job, task);
+    url = fmt::format("{}/jobs/{}/tasks/{}/files/{}", base_url_, job, task, path);
+  }
+  serve_file(c, root, path, url);
+}
+
+void Service::list_node_files(Call& c, const std::string& pool, const std::string& node) {
+  std::string root;
+  {
+    std::shared_lock lock(mu_);
+    if (!find_node(c, pool, node)) return;
+    root = node_dir(options_.work_dir, node);
+  }
+  list_files(c, root, fmt::format("{}/pools/{}/nodes/{}/files", base_url_, pool, node), true);
+}
+
+void Service::node_file(Call& c, const std::string& pool, const std::string& node,
+                        const std::string& path) {
+  std::string root;
+  {
+    std::shared_lock lock(mu_);
+    if (!find_node(c, pool, node)) return;
+    root = node_dir(options_.work_dir, node);
+  }
+  serve_file(c, root, path,
+             fmt::format("{}/pools/{}/nodes/{}/files/{}", base_url_, pool, node, path));
+}
+
+}  // namespace trainyard::emu

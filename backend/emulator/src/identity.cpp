@@ -1,0 +1,179 @@
+// Entra ID token endpoint, IMDS managed identity and the management-plane account listing, all on
+// the emulator's own port so every auth and discovery path of a client stays on loopback.
+//
+// The one service principal the token endpoint knows: any client id, with the account key as its
+// secret. Managed identity answers any caller that sends `Metadata: true`, as IMDS does.
+#include <openssl/rand.h>
+
+#include <fmt/format.h>
+
+#include "service.hpp"
+
+namespace trainyard::emu {
+
+namespace {
+
+constexpr int kTokenSeconds = 3600;
+
+std::string random_token() {
+  unsigned char bytes[32];
+  RAND_bytes(bytes, sizeof bytes);
+  std::string out;
+  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return "ty." + out;
+}
+
+void oauth_error(Call& c, int status, const char* error, const std::string& description) {
+  c.res.status = status;
+  c.res.set_content(nlohmann::json{{"error", error}, {"error_description", description}}.dump(),
+                    "application/json");
+}
+
+}  // namespace
+
+std::string Service::issue_token(const std::string&) {
+  std::string token = random_token();
+  std::unique_lock lock(mu_);
+  tokens_[token] = now() + static_cast<Micros>(kTokenSeconds) * 1000000;
+  return token;
+}
+
+void Service::token_endpoint(Call& c) {
+  auto field = [&](const char* name) {
+    return c.req.has_param(name) ? c.req.get_param_value(name) : "";
+  };
+  if (field("grant_type") != "client_credentials") {
+    return oauth_error(c, 400, "unsupported_grant_type",
+                       "AADSTS70003: only client_credentials is supported here");
+  }
+  if (field("client_id").empty())
+    return oauth_error(c, 400, "invalid_request", "AADSTS900144: client_id is missing");
+  if (field("client_secret") != options_.key_base64) {
+    return oauth_error(c, 401, "invalid_client", "AADSTS7000215: Invalid client secret provided.");
+  }
+  const std::string audience = field("scope").empty() ? field("resource") : field("scope");
+  c.res.status = 200;
+  c.res.set_content(nlohmann::json{{"token_type", "Bearer"},
+                                   {"expires_in", kTokenSeconds},
+                                   {"ext_expires_in", kTokenSeconds},
+                                   {"access_token", issue_token(audience)}}
+                        .dump(),
+                    "application/json");
+}
+
+void Service::imds_endpoint(Call& c) {
+  if (c.req.get_header_value("Metadata") != "true") {
+    return oauth_error(c, 400, "invalid_request", "Required metadata header not specified");
+  }
+  const std::string resource = c.param("resource");
+  if (resource.empty())
+    return oauth_error(c, 400, "invalid_request", "Required query variable 'resource' is missing");
+  const auto expires_on = now() / 1000000 + kTokenSeconds;
+  c.res.status = 200;
+  c.res.set_content(nlohmann::json{{"access_token", issue_token(resource)},
+                                   {"client_id", "00000000-0000-0000-0000-00000000e2e1"},
+                                   {"expires_in", std::to_string(kTokenSeconds)},
+                                   {"expires_on", std::to_string(expires_on)},
+                                   {"ext_expires_in", std::to_string(kTokenSeconds)},
+                                   {"not_before", std::to_string(expires_on - kTokenSeconds)},
+                                   {"resource", resource},
+                                   {"token_type", "Bearer"}}
+                        .dump(),
+                    "application/json");
+}
+
+namespace {
+
+bool bearer_valid(const std::map<std::string, Micros>& tokens, const std::string& auth,
+                  Micros now) {
+  if (auth.rfind("Bearer ", 0) != 0) return false;
+  auto it = tokens.find(auth.substr(7));
+  return it != tokens.end() && it->second > now;
+}
+
+void arm_unauthorized(Call& c) {
+  c.res.status = 401;
+  c.res.set_content(
+      nlohmann::json{
+          {"error",
+           {{"code", "AuthenticationFailed"},
+            {"message",
+             "Authentication failed. The 'Authorization' header is missing or invalid."}}}}
+          .dump(),
+      "application/json");
+}
+
+}  // namespace
+
+void Service::arm_list_accounts(Call& c) {
+  std::shared_lock lock(mu_);
+  if (!bearer_valid(tokens_, c.req.get_header_value("Authorization"), c.now))
+    return arm_unauthorized(c);
+  const std::string sub = c.req.matches[1];
+  const std::string host = base_url_.substr(base_url_.find("://") + 3);
+  nlohmann::json account{{"id", fmt::format("/subscriptions/{}/resourceGroups/trainyard-emulator/"
+                                            "providers/Microsoft.Batch/batchAccounts/{}",
+                                            sub, options_.account)},
+                         {"name", options_.account},
+                         {"type", "Microsoft.Batch/batchAccounts"},
+                         {"location", options_.region},
+                         {"properties",
+                          {{"accountEndpoint", host},
+                           {"provisioningState", "Succeeded"},
+                           {"poolAllocationMode", "BatchService"},
+                           {"dedicatedCoreQuota", 500},
+                           {"lowPriorityCoreQuota", 500},
+                           {"poolQuota", 100},
+                           {"activeJobAndJobScheduleQuota", 300},
+                           {"publicNetworkAccess", "Enabled"}}}};
+  c.res.status = 200;
+  c.res.set_content(nlohmann::json{{"value", nlohmann::json::array({account})}}.dump(),
+                    "application/json");
+}
+
+void Service::arm_list_keys(Call& c) {
+  std::shared_lock lock(mu_);
+  if (!bearer_valid(tokens_, c.req.get_header_value("Authorization"), c.now))
+    return arm_unauthorized(c);
+  if (c.req.matches[3] != options_.account) {
+    c.res.status = 404;
+    c.res.set_content(
+        nlohmann::json{
+            {"error", {{"code", "ResourceNotFound"}, {"message", "The Resource was not found."}}}}
+            .dump(),
+        "application/json");
+    return;
+  }
+  c.res.status = 200;
+  c.res.set_content(nlohmann::json{{"accountName", options_.account},
+                                   {"primary", options_.key_base64},
+                                   {"secondary", options_.key_base64}}
+                        .dump(),
+                    "application/json");
+}
+
+void Service::control(Call& c, const std::string& what) {
+  if (what == "counters") return c.json(200, faults_.counters().dump());
+  if (what == "reset-counters") {
+    faults_.reset_counters();
+    return c.empty(204);
+  }
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (what == "faults") {
+    auto rates = parse_faults(body.value("spec", ""));
+    if (!rates)
+      return c.error(400, "InvalidPropertyValue", rates.error().message,
+                     {{"PropertyName", "spec"}});
+    faults_.set(*rates);
+    return c.empty(204);
+  }
+  // preempt: {"poolId": P, "nodeId": N}
+  std::unique_lock lock(mu_);
+  auto* n = find_node(c, body.value("poolId", ""), body.value("nodeId", ""));
+  if (!n) return;
+  preempt_node(*n);
+  c.empty(202);
+}
+
+}  // namespace trainyard::emu

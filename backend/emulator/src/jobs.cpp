@@ -1,0 +1,391 @@
+// Jobs: add, list, get, patch/update, delete, disable, enable, terminate, task counts.
+#include <fmt/format.h>
+
+#include <strings.h>
+
+#include "runner.hpp"
+#include "service.hpp"
+
+namespace trainyard::emu {
+
+namespace {
+
+const char* const kJobSpecProperties[] = {
+    "displayName",
+    "priority",
+    "maxParallelTasks",
+    "allowTaskPreemption",
+    "constraints",
+    "jobManagerTask",
+    "jobPreparationTask",
+    "jobReleaseTask",
+    "commonEnvironmentSettings",
+    "poolInfo",
+    "onAllTasksComplete",
+    "onTaskFailure",
+    "metadata",
+    "usesTaskDependencies",
+    "networkConfiguration",
+};
+
+bool valid_id(const std::string& id) {
+  return !id.empty() && id.size() <= 64 &&
+         id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") ==
+             std::string::npos;
+}
+
+bool valid_enum(const nlohmann::json& body, const char* name,
+                std::initializer_list<const char*> values) {
+  if (!body.contains(name)) return true;
+  if (!body[name].is_string()) return false;
+  auto v = body[name].get<std::string>();
+  for (const char* ok : values) {
+    if (::strcasecmp(v.c_str(), ok) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+JobEntity* Service::find_job(Call& c, const std::string& id) {
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) {
+    not_found(c, "JobNotFound", "job");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void Service::set_job_state(JobEntity& j, JobState s) {
+  if (j.state == s) return;
+  j.prev_state = j.state;
+  j.prev_state_time = j.state_time;
+  j.state = s;
+  j.state_time = now();
+  touch(j, j.state_time);
+  ++changes_;
+}
+
+void Service::add_job(Call& c) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (!body.contains("id") || !body["id"].is_string())
+    return bad_property(c, "MissingRequiredProperty", "id");
+  if (!valid_id(body["id"])) return bad_property(c, "InvalidPropertyValue", "id");
+  if (!body.contains("poolInfo") || !body["poolInfo"].is_object()) {
+    return bad_property(c, "MissingRequiredProperty", "poolInfo");
+  }
+  if (!body["poolInfo"].contains("poolId") || !body["poolInfo"]["poolId"].is_string()) {
+    return bad_property(c, "InvalidPropertyValue", "poolInfo",
+                        "the emulator runs jobs on an existing pool (poolInfo.poolId)");
+  }
+  if (!valid_enum(body, "onAllTasksComplete", {"noaction", "terminatejob"})) {
+    return bad_property(c, "InvalidPropertyValue", "onAllTasksComplete");
+  }
+  if (!valid_enum(body, "onTaskFailure", {"noaction", "performexitoptionsjobaction"})) {
+    return bad_property(c, "InvalidPropertyValue", "onTaskFailure");
+  }
+  if (body.contains("priority") &&
+      (!body["priority"].is_number_integer() || body["priority"].get<int64_t>() < -1000 ||
+       body["priority"].get<int64_t>() > 1000)) {
+    return bad_property(c, "InvalidPropertyValue", "priority");
+  }
+  JobEntity j;
+  j.id = body["id"].get<std::string>();
+  for (auto& [k, v] : body.items()) {
+    for (const char* p : kJobSpecProperties) {
+      if (k == p) j.spec[k] = v;
+    }
+  }
+  j.pool_id = body["poolInfo"]["poolId"].get<std::string>();
+  std::unique_lock lock(mu_);
+  if (jobs_.count(j.id)) return c.error(409, "JobExists", "The specified job already exists.");
+  touch(j, c.now);
+  j.state_time = j.start = c.now;
+  const std::string url = base_url_ + "/jobs/" + j.id;
+  c.version_headers(j);
+  jobs_.emplace(j.id, std::move(j));
+  ++changes_;
+  c.empty(201, url);
+}
+
+std::string Service::render_job(const JobEntity& j, const Select& s) const {
+  std::string out;
+  JsonOut w(out, &s);
+  w.begin_object();
+  w.str("id", j.id);
+  if (j.spec.contains("displayName")) w.json("displayName", j.spec["displayName"]);
+  w.flag("usesTaskDependencies", j.spec.value("usesTaskDependencies", false));
+  w.str("url", base_url_ + "/jobs/" + j.id);
+  w.str("eTag", j.etag);
+  w.when("lastModified", j.last_modified);
+  w.when("creationTime", j.creation);
+  w.str("state", wire(j.state));
+  w.when("stateTransitionTime", j.state_time);
+  if (j.prev_state_time) {
+    w.str("previousState", wire(j.prev_state));
+    w.when("previousStateTransitionTime", j.prev_state_time);
+  }
+  w.num("priority", j.spec.value("priority", 0));
+  w.flag("allowTaskPreemption", j.spec.value("allowTaskPreemption", false));
+  w.num("maxParallelTasks", j.spec.value("maxParallelTasks", -1));
+  nlohmann::json constraints = j.spec.value("constraints", nlohmann::json::object());
+  if (!constraints.contains("maxWallClockTime"))
+    constraints["maxWallClockTime"] = "P10675199DT2H48M5.4775807S";
+  if (!constraints.contains("maxTaskRetryCount")) constraints["maxTaskRetryCount"] = 0;
+  w.json("constraints", constraints);
+  for (const char* k :
+       {"jobManagerTask", "jobPreparationTask", "jobReleaseTask", "commonEnvironmentSettings",
+        "poolInfo", "networkConfiguration", "metadata"}) {
+    if (j.spec.contains(k)) w.json(k, j.spec[k]);
+  }
+  w.str("onAllTasksComplete", j.spec.value("onAllTasksComplete", "noaction"));
+  w.str("onTaskFailure", j.spec.value("onTaskFailure", "noaction"));
+  if (w.key("executionInfo")) {
+    w.begin_object();
+    w.when("startTime", j.start);
+    w.when("endTime", j.end);
+    w.str("poolId", j.pool_id);
+    if (!j.terminate_reason.empty()) w.str("terminateReason", j.terminate_reason);
+    w.end_object();
+  }
+  w.end_object();
+  return out;
+}
+
+void Service::list_jobs(Call& c) {
+  ListQuery q;
+  if (!parse_list(c, ListKind::Jobs, q)) return;
+  std::shared_lock lock(mu_);
+  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#jobs\",\"value\":[";
+  int n = 0;
+  std::string last;
+  auto it = q.after.empty() ? jobs_.begin() : jobs_.upper_bound(q.after);
+  for (; it != jobs_.end() && n < q.max_results; ++it) {
+    const auto& j = it->second;
+    auto get = [&](std::string_view prop) -> FilterValue {
+      if (prop == "id") return j.id;
+      if (prop == "state") return std::string(wire(j.state));
+      if (prop == "creationTime") return from_micros(j.creation);
+      if (prop == "lastModified") return from_micros(j.last_modified);
+      if (prop == "stateTransitionTime") return from_micros(j.state_time);
+      if (prop == "previousState")
+        return j.prev_state_time ? std::string(wire(j.prev_state)) : FilterValue{};
+      if (prop == "priority") return static_cast<int64_t>(j.spec.value("priority", 0));
+      if (prop == "executionInfo/startTime") return from_micros(j.start);
+      if (prop == "executionInfo/endTime")
+        return j.end ? FilterValue(from_micros(j.end)) : FilterValue{};
+      if (prop == "executionInfo/poolId") return j.pool_id;
+      if (prop == "displayName") return j.spec.value("displayName", "");
+      return {};
+    };
+    if (!q.filter.matches(get)) continue;
+    if (n++) body += ",";
+    body += render_job(j, q.select);
+    last = j.id;
+  }
+  finish_page(c, body, it != jobs_.end(), last);
+}
+
+void Service::list_job_schedules(Call& c) {
+  ListQuery q;
+  if (!parse_list(c, ListKind::JobSchedules, q)) return;
+  // Job schedules cannot be created here, so the list is always empty.
+  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#jobschedules\",\"value\":[";
+  finish_page(c, body, false, "");
+}
+
+void Service::get_job(Call& c, const std::string& id) {
+  std::shared_lock lock(mu_);
+  auto* j = find_job(c, id);
+  if (!j || !c.conditions_pass(*j, false)) return;
+  c.version_headers(*j);
+  c.json(200, render_job(*j, Select::parse(c.param("$select"))));
+}
+
+void Service::patch_job(Call& c, const std::string& id, bool replace) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (replace && !body.contains("poolInfo"))
+    return bad_property(c, "MissingRequiredProperty", "poolInfo");
+  if (!valid_enum(body, "onAllTasksComplete", {"noaction", "terminatejob"})) {
+    return bad_property(c, "InvalidPropertyValue", "onAllTasksComplete");
+  }
+  std::unique_lock lock(mu_);
+  auto* j = find_job(c, id);
+  if (!j || !c.conditions_pass(*j, true)) return;
+  if (j->state == JobState::Deleting)
+    return c.error(
+        409, "JobBeingDeleted",
+        "The specified job has been marked for deletion and is being garbage collected.");
+  if (j->state == JobState::Completed)
+    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+  for (const char* k : {"priority", "maxParallelTasks", "allowTaskPreemption", "constraints",
+                        "poolInfo", "onAllTasksComplete", "metadata"}) {
+    if (body.contains(k))
+      j->spec[k] = body[k];
+    else if (replace && std::string(k) != "poolInfo")
+      j->spec.erase(k);
+  }
+  if (body.contains("poolInfo") && body["poolInfo"].contains("poolId"))
+    j->pool_id = body["poolInfo"].value("poolId", j->pool_id);
+  touch(*j, c.now);
+  ++changes_;
+  c.version_headers(*j);
+  c.empty(200, base_url_ + "/jobs/" + id);
+}
+
+void Service::delete_job(Call& c, const std::string& id) {
+  std::unique_lock lock(mu_);
+  auto* j = find_job(c, id);
+  if (!j || !c.conditions_pass(*j, true)) return;
+  if (j->state != JobState::Deleting) {
+    for (const auto& tid : j->running) {
+      auto& t = j->tasks.at(tid);
+      if (runner_ && t.engine_started)
+        runner_->stop(j->id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
+    }
+    set_job_state(*j, JobState::Deleting);
+  }
+  c.empty(202);
+}
+
+void Service::job_action(Call& c, const std::string& id, const std::string& action) {
+  nlohmann::json body = nlohmann::json::object();
+  if (!c.req.body.empty() && !c.body_object(body)) return;
+  std::unique_lock lock(mu_);
+  auto* j = find_job(c, id);
+  if (!j || !c.conditions_pass(*j, true)) return;
+  if (j->state == JobState::Deleting)
+    return c.error(
+        409, "JobBeingDeleted",
+        "The specified job has been marked for deletion and is being garbage collected.");
+  if (j->state == JobState::Completed || j->state == JobState::Terminating) {
+    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+  }
+  if (action == "disable") {
+    if (!valid_enum(body, "disableTasks", {"requeue", "terminate", "wait"}) ||
+        !body.contains("disableTasks")) {
+      return bad_property(
+          c, body.contains("disableTasks") ? "InvalidPropertyValue" : "MissingRequiredProperty",
+          "disableTasks");
+    }
+    if (j->state != JobState::Active && j->state != JobState::Disabling &&
+        j->state != JobState::Disabled) {
+      return c.error(409, "JobNotActive", "The specified job is not in an active state.");
+    }
+    const std::string how = body["disableTasks"];
+    for (auto it = j->running.begin(); it != j->running.end();) {
+      auto& t = j->tasks.at(*it++);
+      if (how == "requeue")
+        requeue_task(*j, t);
+      else if (how == "terminate" && runner_ && t.engine_started)
+        runner_->stop(j->id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
+    }
+    set_job_state(*j, JobState::Disabling);
+  } else if (action == "enable") {
+    if (j->state != JobState::Disabled && j->state != JobState::Disabling) {
+      return c.error(409, "JobNotDisabled", "The specified job is not in a disabled state.");
+    }
+    set_job_state(*j, JobState::Enabling);
+  } else {
+    j->terminate_reason = body.value("terminateReason", "UserTerminate");
+    for (const auto& tid : j->running) {
+      auto& t = j->tasks.at(tid);
+      if (runner_ && t.engine_started)
+        runner_->stop(j->id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
+    }
+    set_job_state(*j, JobState::Terminating);
+  }
+  c.empty(202, base_url_ + "/jobs/" + id);
+}
+
+void Service::task_counts(Call& c, const std::string& id) {
+  std::shared_lock lock(mu_);
+  auto* j = find_job(c, id);
+  if (!j) return;
+  int64_t counts[5] = {0, 0, 0, 0, 0}, slots[5] = {0, 0, 0, 0, 0};
+  for (const auto& [tid, t] : j->tasks) {
+    int k = t.state == TaskState::Active ? 0 : t.state == TaskState::Completed ? 2 : 1;
+    counts[k]++;
+    slots[k] += t.required_slots;
+    if (t.state == TaskState::Completed) {
+      int r = t.exec.result == TaskResult::Failure ? 4 : 3;
+      counts[r]++;
+      slots[r] += t.required_slots;
+    }
+  }
+  auto obj = [](const int64_t* v) {
+    return nlohmann::json{{"active", v[0]},
+                          {"running", v[1]},
+                          {"completed", v[2]},
+                          {"succeeded", v[3]},
+                          {"failed", v[4]}};
+  };
+  c.json(200, nlohmann::json{{"odata.metadata", base_url_ + "/$metadata#taskcountsresult/@Element"},
+                             {"taskCounts", obj(counts)},
+                             {"taskSlotCounts", obj(slots)}}
+                  .dump());
+}
+
+void Service::prep_release_status(Call& c, const std::string& id) {
+  ListQuery q;
+  if (!parse_list(c, ListKind::JobPrepRelease, q)) return;
+  std::shared_lock lock(mu_);
+  auto* j = find_job(c, id);
+  if (!j) return;
+  if (!j->spec.contains("jobPreparationTask")) {
+    return c.error(409, "JobPreparationTaskNotSpecified",
+                   "The specified job does not have a job preparation task.");
+  }
+  std::string body = "{\"odata.metadata\":\"" + base_url_ +
+                     "/$metadata#jobpreparationandreleasetaskstatuslist\",\"value\":[";
+  int n = 0;
+  std::string last;
+  auto it = q.after.empty() ? j->nodes.begin() : j->nodes.upper_bound(q.after);
+  auto exec_json = [](const Execution& e, bool running) {
+    nlohmann::json x{{"state", running ? "running" : "completed"},
+                     {"startTime", format_time(e.start)},
+                     {"retryCount", e.retry_count}};
+    if (!running) x["endTime"] = format_time(e.end);
+    if (e.exit_code) x["exitCode"] = *e.exit_code;
+    if (e.result != TaskResult::None) x["result"] = wire(e.result);
+    if (!e.failure_code.empty())
+      x["failureInfo"] = {
+          {"category", "usererror"}, {"code", e.failure_code}, {"message", e.failure_message}};
+    return x;
+  };
+  for (; it != j->nodes.end() && n < q.max_results; ++it) {
+    const auto& [node_id, pr] = *it;
+    auto node = nodes_.find(node_id);
+    auto get = [&](std::string_view prop) -> FilterValue {
+      if (prop == "nodeId") return node_id;
+      if (prop == "poolId") return j->pool_id;
+      if (prop == "jobPreparationTaskExecutionInfo/state")
+        return std::string(pr.prep_running ? "running" : "completed");
+      if (prop == "jobReleaseTaskExecutionInfo/state") {
+        return pr.release_started
+                   ? FilterValue(std::string(pr.release_running ? "running" : "completed"))
+                   : FilterValue{};
+      }
+      return {};
+    };
+    if (!q.filter.matches(get)) continue;
+    nlohmann::json e{
+        {"poolId", j->pool_id},
+        {"nodeId", node_id},
+        {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", base_url_, j->pool_id, node_id)},
+        {"jobPreparationTaskExecutionInfo", exec_json(pr.prep, pr.prep_running)}};
+    if (node != nodes_.end())
+      e["jobPreparationTaskExecutionInfo"]["taskRootDirectory"] =
+          "workitems/" + j->id + "/job-1/jobpreparation";
+    if (pr.release_started)
+      e["jobReleaseTaskExecutionInfo"] = exec_json(pr.release, pr.release_running);
+    if (n++) body += ",";
+    body += e.dump();
+    last = node_id;
+  }
+  finish_page(c, body, it != j->nodes.end(), last);
+}
+
+}  // namespace trainyard::emu

@@ -1,0 +1,185 @@
+// Compute nodes: list, get, reboot, reimage, scheduling, remote login settings.
+#include <fmt/format.h>
+
+#include "service.hpp"
+
+namespace trainyard::emu {
+
+NodeEntity* Service::find_node(Call& c, const std::string& pool, const std::string& node) {
+  if (!pools_.count(pool)) {
+    not_found(c, "PoolNotFound", "pool");
+    return nullptr;
+  }
+  auto it = nodes_.find(node);
+  if (it == nodes_.end() || it->second.pool_id != pool) {
+    not_found(c, "NodeNotFound", "node");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+std::string Service::render_node(const NodeEntity& n, const Select& s) const {
+  const auto& pool = pools_.at(n.pool_id);
+  std::string out;
+  JsonOut j(out, &s);
+  j.begin_object();
+  j.str("id", n.id);
+  j.str("url", fmt::format("{}/pools/{}/nodes/{}", base_url_, n.pool_id, n.id));
+  j.str("state", wire(n.state));
+  j.str("schedulingState", n.scheduling_enabled ? "enabled" : "disabled");
+  j.when("stateTransitionTime", n.state_time);
+  j.when("lastBootTime", n.boot_time);
+  j.when("allocationTime", n.allocation_time);
+  j.str("ipAddress", n.ip);
+  j.str("affinityId", fmt::format("TVM:{}", n.id));
+  j.json("vmSize", pool.spec.value("vmSize", nlohmann::json()));
+  j.num("totalTasksRun", n.total_tasks_run);
+  j.num("runningTasksCount", n.running_tasks);
+  j.num("runningTaskSlotsCount", n.running_slots);
+  j.num("totalTasksSucceeded", n.total_tasks_succeeded);
+  if (j.key("recentTasks")) {
+    j.begin_array();
+    for (const auto& [job, task] : n.recent) {
+      j.begin_object();
+      j.str("taskUrl", fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, task));
+      j.str("jobId", job);
+      j.str("taskId", task);
+      auto ji = jobs_.find(job);
+      const TaskEntity* t = nullptr;
+      if (ji != jobs_.end()) {
+        auto ti = ji->second.tasks.find(task);
+        if (ti != ji->second.tasks.end()) t = &ti->second;
+      }
+      if (t) j.str("taskState", wire(t->state));
+      j.end_object();
+    }
+    j.end_array();
+  }
+  if (pool.spec.contains("startTask")) j.json("startTask", pool.spec["startTask"]);
+  if (n.start_task && j.key("startTaskInfo")) {
+    const auto& e = *n.start_task;
+    j.begin_object();
+    j.str("state", n.start_task_running ? "running" : "completed");
+    j.when("startTime", e.start);
+    j.when("endTime", e.end);
+    if (e.exit_code) j.num("exitCode", *e.exit_code);
+    if (!e.failure_code.empty()) {
+      j.json("failureInfo",
+             {{"category", "usererror"}, {"code", e.failure_code}, {"message", e.failure_message}});
+    }
+    j.num("retryCount", e.retry_count);
+    if (e.result != TaskResult::None) j.str("result", wire(e.result));
+    j.end_object();
+  }
+  if (n.state == NodeState::StartTaskFailed || n.state == NodeState::Unusable) {
+    j.json(
+        "errors",
+        nlohmann::json::array(
+            {{{"code", n.state == NodeState::StartTaskFailed ? "StartTaskFailed" : "NodeUnusable"},
+              {"message", n.state == NodeState::StartTaskFailed
+                              ? "The start task failed; see startTaskInfo."
+                              : "The node is unusable."}}}));
+  }
+  j.flag("isDedicated", n.dedicated);
+  j.json("nodeAgentInfo",
+         {{"version", "1.12.6"}, {"lastUpdateTime", format_time(n.allocation_time)}});
+  j.json(
+      "virtualMachineInfo",
+      {{"imageReference", pool.spec.value("virtualMachineConfiguration", nlohmann::json::object())
+                              .value("imageReference", nlohmann::json::object())}});
+  j.end_object();
+  return out;
+}
+
+void Service::list_nodes(Call& c, const std::string& pool) {
+  ListQuery q;
+  if (!parse_list(c, ListKind::Nodes, q)) return;
+  std::shared_lock lock(mu_);
+  if (!pools_.count(pool)) return not_found(c, "PoolNotFound", "pool");
+  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#nodes\",\"value\":[";
+  int count = 0;
+  std::string last;
+  auto it = q.after.empty() ? nodes_.begin() : nodes_.upper_bound(q.after);
+  bool more = false;
+  for (; it != nodes_.end(); ++it) {
+    const auto& n = it->second;
+    if (n.pool_id != pool) continue;
+    auto get = [&](std::string_view prop) -> FilterValue {
+      if (prop == "id") return n.id;
+      if (prop == "state") return std::string(wire(n.state));
+      if (prop == "schedulingState")
+        return std::string(n.scheduling_enabled ? "enabled" : "disabled");
+      if (prop == "stateTransitionTime") return from_micros(n.state_time);
+      if (prop == "lastBootTime") return from_micros(n.boot_time);
+      if (prop == "allocationTime") return from_micros(n.allocation_time);
+      if (prop == "isDedicated") return n.dedicated;
+      if (prop == "ipAddress") return n.ip;
+      return {};
+    };
+    if (!q.filter.matches(get)) continue;
+    if (count == q.max_results) {
+      more = true;
+      break;
+    }
+    if (count++) body += ",";
+    body += render_node(n, q.select);
+    last = n.id;
+  }
+  finish_page(c, body, more, last);
+}
+
+void Service::get_node(Call& c, const std::string& pool, const std::string& node) {
+  std::shared_lock lock(mu_);
+  auto* n = find_node(c, pool, node);
+  if (!n) return;
+  c.json(200, render_node(*n, Select::parse(c.param("$select"))));
+}
+
+void Service::node_action(Call& c, const std::string& pool, const std::string& node,
+                          const std::string& action) {
+  std::unique_lock lock(mu_);
+  auto* n = find_node(c, pool, node);
+  if (!n) return;
+  if (action == "remoteloginsettings") {
+    return c.json(200,
+                  nlohmann::json{{"remoteLoginIPAddress", "127.0.0.1"},
+                                 {"remoteLoginPort",
+                                  50000 + static_cast<int>(std::hash<std::string>{}(n->id) % 1000)}}
+                      .dump());
+  }
+  if (action == "disablescheduling" || action == "enablescheduling") {
+    n->scheduling_enabled = action == "enablescheduling";
+    ++changes_;
+    return c.empty(200, fmt::format("{}/pools/{}/nodes/{}", base_url_, pool, node));
+  }
+  if (action == "uploadbatchservicelogs") {
+    return c.json(
+        200, nlohmann::json{{"virtualDirectoryName", n->id}, {"numberOfFilesUploaded", 0}}.dump());
+  }
+  bool idle_or_running = n->state == NodeState::Idle || n->state == NodeState::Running ||
+                         n->state == NodeState::StartTaskFailed ||
+                         n->state == NodeState::Unusable || n->state == NodeState::Preempted;
+  if (!idle_or_running) {
+    return c.error(409, "NodeNotReady",
+                   "The specified node is not in a valid state for this operation.",
+                   {{"NodeState", wire(n->state)}});
+  }
+  if (action == "start" || action == "deallocate") {
+    return c.error(409, "OperationInvalidForCurrentState",
+                   "The specified operation is not valid for the current state of the resource.");
+  }
+  // Reboot and reimage: running tasks go back to the queue (the default `requeue` option).
+  for (auto& [jid, j] : jobs_) {
+    for (auto it = j.running.begin(); it != j.running.end();) {
+      auto& t = j.tasks.at(*it++);
+      if (t.node_id == n->id) requeue_task(j, t);
+    }
+  }
+  n->state = action == "reboot" ? NodeState::Rebooting : NodeState::Reimaging;
+  n->state_time = c.now;
+  if (action == "reimage") n->start_task.reset();
+  ++changes_;
+  c.empty(202, fmt::format("{}/pools/{}/nodes/{}", base_url_, pool, node));
+}
+
+}  // namespace trainyard::emu

@@ -1,0 +1,276 @@
+// Pools: add, list, get, patch, delete, resize, stopresize, removenodes, autoscale; node counts.
+#include <fmt/format.h>
+
+#include "emulator/autoscale.hpp"
+#include "service.hpp"
+
+namespace trainyard::emu {
+
+namespace {
+
+// Properties a client may set on a pool and that come back as given.
+const char* const kPoolSpecProperties[] = {
+    "displayName",
+    "vmSize",
+    "cloudServiceConfiguration",
+    "virtualMachineConfiguration",
+    "resizeTimeout",
+    "enableInterNodeCommunication",
+    "networkConfiguration",
+    "startTask",
+    "certificateReferences",
+    "applicationPackageReferences",
+    "applicationLicenses",
+    "userAccounts",
+    "metadata",
+    "mountConfiguration",
+    "taskSchedulingPolicy",
+    "resourceTags",
+    "targetNodeCommunicationMode",
+    "upgradePolicy",
+    "identity",
+};
+
+bool is_spec_property(const std::string& k) {
+  for (const char* p : kPoolSpecProperties) {
+    if (k == p) return true;
+  }
+  return false;
+}
+
+int non_negative_int(const nlohmann::json& body, const char* name, bool& bad) {
+  if (!body.contains(name) || body[name].is_null()) return 0;
+  if (!body[name].is_number_integer() || body[name].get<int64_t>() < 0 ||
+      body[name].get<int64_t>() > 10000) {
+    bad = true;
+    return 0;
+  }
+  return body[name].get<int>();
+}
+
+}  // namespace
+
+PoolEntity* Service::find_pool(Call& c, const std::string& id) {
+  auto it = pools_.find(id);
+  if (it == pools_.end()) {
+    not_found(c, "PoolNotFound", "pool");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void Service::add_pool(Call& c) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (!body.contains("id") || !body["id"].is_string())
+    return bad_property(c, "MissingRequiredProperty", "id");
+  if (!body.contains("vmSize") || !body["vmSize"].is_string()) {
+    return bad_property(c, "MissingRequiredProperty", "vmSize");
+  }
+  PoolEntity p;
+  p.id = body["id"].get<std::string>();
+  if (p.id.empty() || p.id.size() > 64 ||
+      p.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") !=
+          std::string::npos) {
+    return bad_property(c, "InvalidPropertyValue", "id");
+  }
+  bool bad = false;
+  p.target_dedicated = non_negative_int(body, "targetDedicatedNodes", bad);
+  p.target_low_priority = non_negative_int(body, "targetLowPriorityNodes", bad);
+  if (bad) return bad_property(c, "InvalidPropertyValue", "targetDedicatedNodes");
+  int slots = body.value("taskSlotsPerNode", body.value("maxTasksPerNode", 1));
+  if (slots < 1 || slots > 256) return bad_property(c, "InvalidPropertyValue", "taskSlotsPerNode");
+  p.task_slots_per_node = slots;
+  p.auto_scale = body.value("enableAutoScale", false);
+  if (p.auto_scale) {
+    p.auto_scale_formula = body.value("autoScaleFormula", "");
+    if (p.auto_scale_formula.empty())
+      return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+    p.auto_scale_interval = body.value("autoScaleEvaluationInterval", "PT15M");
+  }
+  for (auto& [k, v] : body.items()) {
+    if (is_spec_property(k)) p.spec[k] = v;
+  }
+  std::unique_lock lock(mu_);
+  if (pools_.count(p.id)) return c.error(409, "PoolExists", "The specified pool already exists.");
+  touch(p, c.now);
+  p.state_time = p.alloc_time = c.now;
+  p.alloc = AllocState::Resizing;
+  if (p.auto_scale) {
+    AutoscaleInputs in;
+    auto run = evaluate_autoscale(p.auto_scale_formula, in);
+    p.target_dedicated = run.target_dedicated.value_or(0);
+    p.target_low_priority = run.target_low_priority.value_or(0);
+    p.auto_scale_run = {{"timestamp", format_time(c.now)}, {"results", run.results}};
+    p.auto_scale_enabled_at = c.now;
+  }
+  const std::string url = base_url_ + "/pools/" + p.id;
+  c.version_headers(p);
+  pools_.emplace(p.id, std::move(p));
+  ++changes_;
+  c.empty(201, url);
+}
+
+void Service::list_pools(Call& c) {
+  ListQuery q;
+  if (!parse_list(c, ListKind::Pools, q)) return;
+  std::shared_lock lock(mu_);
+  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#pools\",\"value\":[";
+  int n = 0;
+  std::string last;
+  auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);
+  for (; it != pools_.end() && n < q.max_results; ++it) {
+    const auto& p = it->second;
+    auto get = [&](std::string_view prop) -> FilterValue {
+      if (prop == "id") return p.id;
+      if (prop == "state") return std::string(wire(p.state));
+      if (prop == "allocationState") return std::string(wire(p.alloc));
+      if (prop == "vmSize") return p.spec.value("vmSize", "");
+      if (prop == "creationTime") return from_micros(p.creation);
+      if (prop == "lastModified") return from_micros(p.last_modified);
+      if (prop == "stateTransitionTime") return from_micros(p.state_time);
+      return {};
+    };
+    if (!q.filter.matches(get)) continue;
+    if (n++) body += ",";
+    body += render_pool(p, q.select);
+    last = p.id;
+  }
+  finish_page(c, body, it != pools_.end(), last);
+}
+
+void Service::get_pool(Call& c, const std::string& id) {
+  std::shared_lock lock(mu_);
+  auto* p = find_pool(c, id);
+  if (!p || !c.conditions_pass(*p, false)) return;
+  c.version_headers(*p);
+  if (c.req.method == "HEAD") return c.empty(200);
+  c.json(200, render_pool(*p, Select::parse(c.param("$select"))));
+}
+
+void Service::patch_pool(Call& c, const std::string& id, bool replace) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  std::unique_lock lock(mu_);
+  auto* p = find_pool(c, id);
+  if (!p || !c.conditions_pass(*p, true)) return;
+  if (p->state == PoolState::Deleting)
+    return c.error(409, "PoolBeingDeleted",
+                   "The specified pool has been marked for deletion and is being reclaimed.");
+  // PATCH changes what it names; updateproperties replaces the updatable set whole.
+  for (const char* k : {"startTask", "certificateReferences", "applicationPackageReferences",
+                        "metadata", "targetNodeCommunicationMode"}) {
+    if (body.contains(k))
+      p->spec[k] = body[k];
+    else if (replace)
+      p->spec.erase(k);
+  }
+  touch(*p, c.now);
+  ++changes_;
+  c.version_headers(*p);
+  c.empty(replace ? 204 : 200, base_url_ + "/pools/" + id);
+}
+
+void Service::delete_pool(Call& c, const std::string& id) {
+  std::unique_lock lock(mu_);
+  auto* p = find_pool(c, id);
+  if (!p || !c.conditions_pass(*p, true)) return;
+  if (p->state != PoolState::Deleting) {
+    p->state = PoolState::Deleting;
+    p->state_time = c.now;
+    p->target_dedicated = p->target_low_priority = 0;
+    p->auto_scale = false;
+    p->alloc = AllocState::Resizing;
+    p->alloc_time = c.now;
+    touch(*p, c.now);
+    ++changes_;
+  }
+  c.empty(202);
+}
+
+void Service::pool_action(Call& c, const std::string& id, const std::string& action) {
+  std::unique_lock lock(mu_);
+  auto* p = find_pool(c, id);
+  if (!p || !c.conditions_pass(*p, true)) return;
+  if (p->state == PoolState::Deleting) {
+    return c.error(409, "PoolBeingDeleted",
+                   "The specified pool has been marked for deletion and is being reclaimed.");
+  }
+  if (action == "resize") return resize_pool(c, *p);
+  if (action == "removenodes") return remove_nodes(c, *p);
+  if (action == "updateproperties") {
+    lock.unlock();
+    return patch_pool(c, id, true);
+  }
+  if (action == "stopresize") {
+    if (p->alloc == AllocState::Resizing) {
+      p->alloc = AllocState::Stopping;
+      p->alloc_time = c.now;
+      touch(*p, c.now);
+      ++changes_;
+    }
+    return c.empty(202);
+  }
+  autoscale_action(c, *p, action);
+}
+
+void Service::resize_pool(Call& c, PoolEntity& p) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (p.auto_scale) {
+    return c.error(409, "AutoScalingEnabled", "The specified pool has automatic scaling enabled.");
+  }
+  if (p.alloc != AllocState::Steady) {
+    return c.error(409, "PoolNotSteady", "The specified pool is not in steady state.");
+  }
+  bool bad = false;
+  int dedicated = body.contains("targetDedicatedNodes")
+                      ? non_negative_int(body, "targetDedicatedNodes", bad)
+                      : p.target_dedicated;
+  int low = body.contains("targetLowPriorityNodes")
+                ? non_negative_int(body, "targetLowPriorityNodes", bad)
+                : p.target_low_priority;
+  if (bad) return bad_property(c, "InvalidPropertyValue", "targetDedicatedNodes");
+  p.target_dedicated = dedicated;
+  p.target_low_priority = low;
+  p.alloc = AllocState::Resizing;
+  p.alloc_time = c.now;
+  p.resize_errors = nlohmann::json::array();
+  touch(p, c.now);
+  ++changes_;
+  c.empty(202, base_url_ + "/pools/" + p.id);
+}
+
+void Service::remove_nodes(Call& c, PoolEntity& p) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (!body.contains("nodeList") || !body["nodeList"].is_array()) {
+    return bad_property(c, "MissingRequiredProperty", "nodeList");
+  }
+  if (body["nodeList"].empty() || body["nodeList"].size() > 100) {
+    return bad_property(c, "InvalidPropertyValue", "nodeList", "between 1 and 100 node ids");
+  }
+  if (p.alloc != AllocState::Steady)
+    return c.error(409, "PoolNotSteady", "The specified pool is not in steady state.");
+  for (const auto& id : body["nodeList"]) {
+    auto it = id.is_string() ? nodes_.find(id.get<std::string>()) : nodes_.end();
+    if (it == nodes_.end() || it->second.pool_id != p.id) {
+      return c.error(404, "NodeNotFound", "The specified node does not exist.",
+                     {{"NodeId", id.is_string() ? id.get<std::string>() : id.dump()}});
+    }
+  }
+  for (const auto& id : body["nodeList"]) {
+    auto& n = nodes_[id.get<std::string>()];
+    n.leaving = true;
+    (n.dedicated ? p.target_dedicated : p.target_low_priority) -= 1;
+  }
+  p.target_dedicated = std::max(0, p.target_dedicated);
+  p.target_low_priority = std::max(0, p.target_low_priority);
+  p.alloc = AllocState::Resizing;
+  p.alloc_time = c.now;
+  touch(p, c.now);
+  ++changes_;
+  c.empty(202, base_url_ + "/pools/" + p.id);
+}
+
+}  // namespace trainyard::emu

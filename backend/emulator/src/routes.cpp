@@ -1,0 +1,285 @@
+// Route table and the checks every request passes first: request ids, api-version, auth, faults.
+#include <strings.h>
+
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "emulator/shared_key_check.hpp"
+#include "service.hpp"
+
+namespace trainyard::emu {
+
+namespace {
+
+// api-versions of the SDKs of 2018-2025, and the newest service release.
+const char* const kApiVersions[] = {
+    "2018-03-01.6.1",  "2018-08-01.7.0",  "2018-12-01.8.0",  "2019-06-01.9.0",
+    "2019-08-01.10.0", "2020-03-01.11.0", "2020-09-01.12.0", "2021-06-01.14.0",
+    "2022-01-01.15.0", "2022-10-01.16.0", "2023-05-01.17.0", "2023-11-01.18.0",
+    "2024-02-01.19.0", "2024-07-01.20.0", "2025-06-01",      "2025-06-01.21.0",
+};
+
+bool known_api_version(const std::string& v) {
+  for (const char* k : kApiVersions) {
+    if (v == k) return true;
+  }
+  return false;
+}
+
+// Set by the fault dice in pre-routing; the post-routing step then cuts the body short.
+thread_local bool t_truncate = false;
+
+bool is_identity_path(const std::string& path) {
+  return path.find("/oauth2/") != std::string::npos || path.rfind("/subscriptions/", 0) == 0 ||
+         path.rfind("/metadata/identity/", 0) == 0;
+}
+
+// Answers a body cut short: the status line and headers go out, then the connection closes.
+void cut_short(httplib::Response& res, std::string body, bool nothing) {
+  auto shared = std::make_shared<std::string>(std::move(body));
+  size_t length = shared->size();
+  res.set_content_provider(length, "application/json;odata=minimalmetadata",
+                           [shared, nothing](size_t offset, size_t, httplib::DataSink& sink) {
+                             if (!nothing && offset == 0)
+                               sink.write(shared->data(), shared->size() / 2);
+                             return false;
+                           });
+}
+
+}  // namespace
+
+Call Service::call(const httplib::Request& req, httplib::Response& res) {
+  return Call{req, res, base_url_, now()};
+}
+
+bool Service::authorized(Call& c) {
+  const auto& auth = c.req.get_header_value("Authorization");
+  if (auth.rfind("Bearer ", 0) == 0) {
+    std::shared_lock lock(mu_);
+    auto it = tokens_.find(auth.substr(7));
+    if (it != tokens_.end() && it->second > c.now) return true;
+    c.error(401, "InvalidAuthenticationTokenTenant", "The access token is invalid or has expired.",
+            {{"AuthenticationErrorDetail", "Unknown or expired bearer token"}});
+    return false;
+  }
+  ReceivedRequest r{c.req.method, c.req.target, {}};
+  for (const auto& [k, v] : c.req.headers) r.headers.emplace_back(k, v);
+  auto failure = check_shared_key(r, options_.account, options_.key_base64, from_micros(c.now));
+  if (failure.code.empty()) return true;
+  c.error(403, failure.code,
+          "Server failed to authenticate the request. Make sure the value of Authorization header "
+          "is formed correctly including the signature.",
+          {{"AuthenticationErrorDetail", failure.detail}});
+  return false;
+}
+
+httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
+                                                    httplib::Response& res) {
+  using R = httplib::Server::HandlerResponse;
+  t_truncate = false;
+  res.set_header("request-id", new_guid());
+  if (::strcasecmp(req.get_header_value("return-client-request-id").c_str(), "true") == 0 &&
+      req.has_header("client-request-id")) {
+    res.set_header("client-request-id", req.get_header_value("client-request-id"));
+  }
+  Call c = call(req, res);
+  if (is_identity_path(req.path)) return R::Unhandled;
+  if (!c.has_param("api-version")) {
+    c.error(400, "MissingRequiredQueryParameter",
+            "A query parameter that's mandatory for this request is not specified.",
+            {{"QueryParameterName", "api-version"}});
+    return R::Handled;
+  }
+  if (!known_api_version(c.param("api-version"))) {
+    c.error(400, "InvalidQueryParameterValue",
+            "Value for one of the query parameters specified in the request URI is invalid.",
+            {{"QueryParameterName", "api-version"},
+             {"QueryParameterValue", c.param("api-version")},
+             {"Reason", "The api-version is not supported by this service"}});
+    return R::Handled;
+  }
+  for (const char* name : {"timeout"}) {
+    if (!c.has_param(name)) continue;
+    const auto v = c.param(name);
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9) {
+      c.error(400, "InvalidQueryParameterValue",
+              "Value for one of the query parameters specified in the request URI is invalid.",
+              {{"QueryParameterName", name}, {"QueryParameterValue", v}});
+      return R::Handled;
+    }
+  }
+  if (!authorized(c)) return R::Handled;
+  if (req.path.rfind("/__trainyard/", 0) == 0) return R::Unhandled;  // control: no faults
+  auto rates = faults_.rates();
+  if (rates.latency_ms > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(rates.latency_ms));
+  switch (faults_.draw()) {
+    case Fault::None:
+      return R::Unhandled;
+    case Fault::Throttle:
+      res.set_header("Retry-After", std::to_string(rates.retry_after_s));
+      c.error(429, "TooManyRequests",
+              "Request failed as server encountered too many requests. Please try again.");
+      return R::Handled;
+    case Fault::Busy:
+      res.set_header("Retry-After", std::to_string(rates.retry_after_s));
+      c.error(503, "ServerBusy", "The Batch service is currently unable to receive requests.");
+      return R::Handled;
+    case Fault::Internal:
+      c.error(500, "InternalError",
+              "The server encountered an internal error. Please retry the request.");
+      return R::Handled;
+    case Fault::Reset:
+      cut_short(res, std::string(256, ' '), true);
+      return R::Handled;
+    case Fault::Truncate:
+      t_truncate = true;
+      return R::Unhandled;  // answered normally, then cut in the post-routing step
+  }
+  return R::Unhandled;
+}
+
+void Service::install(httplib::Server& s) {
+  s.set_pre_routing_handler([this](const auto& req, auto& res) { return pre_route(req, res); });
+  auto h = [this](auto fn) {
+    return [this, fn](const httplib::Request& req, httplib::Response& res) {
+      Call c = call(req, res);
+      fn(c, req.matches);
+    };
+  };
+  using M = httplib::Match;
+  const std::string id = "([^/]+)";
+  // Pools and nodes
+  s.Post("/pools", h([this](Call& c, const M&) { add_pool(c); }));
+  s.Get("/pools", h([this](Call& c, const M&) { list_pools(c); }));
+  s.Get("/pools/" + id, h([this](Call& c, const M& m) { get_pool(c, m[1]); }));
+  s.Patch("/pools/" + id, h([this](Call& c, const M& m) { patch_pool(c, m[1], false); }));
+  s.Delete("/pools/" + id, h([this](Call& c, const M& m) { delete_pool(c, m[1]); }));
+  s.Post("/pools/" + id +
+             "/(resize|stopresize|enableautoscale|disableautoscale|evaluateautoscale|removenodes|"
+             "updateproperties)",
+         h([this](Call& c, const M& m) { pool_action(c, m[1], m[2]); }));
+  s.Get("/pools/" + id + "/nodes", h([this](Call& c, const M& m) { list_nodes(c, m[1]); }));
+  s.Get("/pools/" + id + "/nodes/" + id,
+        h([this](Call& c, const M& m) { get_node(c, m[1], m[2]); }));
+  s.Post("/pools/" + id + "/nodes/" + id +
+             "/(reboot|reimage|disablescheduling|enablescheduling|start|deallocate|"
+             "uploadbatchservicelogs)",
+         h([this](Call& c, const M& m) { node_action(c, m[1], m[2], m[3]); }));
+  s.Get("/pools/" + id + "/nodes/" + id + "/remoteloginsettings",
+        h([this](Call& c, const M& m) { node_action(c, m[1], m[2], "remoteloginsettings"); }));
+  s.Get("/pools/" + id + "/nodes/" + id + "/files",
+        h([this](Call& c, const M& m) { list_node_files(c, m[1], m[2]); }));
+  s.Get("/pools/" + id + "/nodes/" + id + "/files/(.+)",
+        h([this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); }));
+  s.Delete("/pools/" + id + "/nodes/" + id + "/files/(.+)",
+           h([this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); }));
+  s.Get("/nodecounts", h([this](Call& c, const M&) { node_counts(c); }));
+  s.Get("/supportedimages", h([this](Call& c, const M&) { supported_images(c); }));
+  // Jobs and tasks
+  s.Post("/jobs", h([this](Call& c, const M&) { add_job(c); }));
+  s.Get("/jobs", h([this](Call& c, const M&) { list_jobs(c); }));
+  s.Get("/jobschedules", h([this](Call& c, const M&) { list_job_schedules(c); }));
+  s.Get("/jobs/" + id, h([this](Call& c, const M& m) { get_job(c, m[1]); }));
+  s.Patch("/jobs/" + id, h([this](Call& c, const M& m) { patch_job(c, m[1], false); }));
+  s.Put("/jobs/" + id, h([this](Call& c, const M& m) { patch_job(c, m[1], true); }));
+  s.Delete("/jobs/" + id, h([this](Call& c, const M& m) { delete_job(c, m[1]); }));
+  s.Post("/jobs/" + id + "/(disable|enable|terminate)",
+         h([this](Call& c, const M& m) { job_action(c, m[1], m[2]); }));
+  s.Get("/jobs/" + id + "/taskcounts", h([this](Call& c, const M& m) { task_counts(c, m[1]); }));
+  s.Get("/jobs/" + id + "/jobpreparationandreleasetaskstatus",
+        h([this](Call& c, const M& m) { prep_release_status(c, m[1]); }));
+  s.Post("/jobs/" + id + "/tasks", h([this](Call& c, const M& m) { add_task(c, m[1]); }));
+  s.Post("/jobs/" + id + "/addtaskcollection",
+         h([this](Call& c, const M& m) { add_task_collection(c, m[1]); }));
+  s.Get("/jobs/" + id + "/tasks", h([this](Call& c, const M& m) { list_tasks(c, m[1]); }));
+  s.Get("/jobs/" + id + "/tasks/" + id,
+        h([this](Call& c, const M& m) { get_task(c, m[1], m[2]); }));
+  s.Put("/jobs/" + id + "/tasks/" + id,
+        h([this](Call& c, const M& m) { put_task(c, m[1], m[2]); }));
+  s.Delete("/jobs/" + id + "/tasks/" + id,
+           h([this](Call& c, const M& m) { delete_task(c, m[1], m[2]); }));
+  s.Post("/jobs/" + id + "/tasks/" + id + "/(terminate|reactivate)",
+         h([this](Call& c, const M& m) { task_action(c, m[1], m[2], m[3]); }));
+  s.Get("/jobs/" + id + "/tasks/" + id + "/subtasksinfo",
+        h([this](Call& c, const M& m) { subtasks_info(c, m[1], m[2]); }));
+  s.Get("/jobs/" + id + "/tasks/" + id + "/files",
+        h([this](Call& c, const M& m) { list_task_files(c, m[1], m[2]); }));
+  s.Get("/jobs/" + id + "/tasks/" + id + "/files/(.+)",
+        h([this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); }));
+  s.Delete("/jobs/" + id + "/tasks/" + id + "/files/(.+)",
+           h([this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); }));
+  // Identity, management plane and control
+  s.Post("/([^/]+)/oauth2/(v2\\.0/)?token", h([this](Call& c, const M&) { token_endpoint(c); }));
+  s.Get("/metadata/identity/oauth2/token", h([this](Call& c, const M&) { imds_endpoint(c); }));
+  s.Get("/subscriptions/([^/]+)/providers/Microsoft.Batch/batchAccounts",
+        h([this](Call& c, const M&) { arm_list_accounts(c); }));
+  s.Get("/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft.Batch/batchAccounts",
+        h([this](Call& c, const M&) { arm_list_accounts(c); }));
+  s.Post(
+      "/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft.Batch/batchAccounts/([^/"
+      "]+)/listKeys",
+      h([this](Call& c, const M&) { arm_list_keys(c); }));
+  s.Post("/__trainyard/(faults|preempt|counters|reset-counters)",
+         h([this](Call& c, const M& m) { control(c, m[1]); }));
+  s.Get("/__trainyard/(counters)", h([this](Call& c, const M& m) { control(c, m[1]); }));
+  s.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    faults_.count(req.method, req.path, res.status, res.body.size());
+    if (t_truncate && res.body.size() > 1) cut_short(res, std::move(res.body), false);
+    t_truncate = false;
+  });
+}
+
+bool Service::parse_list(Call& c, ListKind kind, ListQuery& q) {
+  if (c.has_param("maxresults")) {
+    const auto v = c.param("maxresults");
+    int n = 0;
+    if (v.empty() || v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos ||
+        (n = std::stoi(v)) < 1 || n > 1000) {
+      c.error(400, "OutOfRangeQueryParameterValue",
+              "One of the query parameters specified in the request URI is outside the permissible "
+              "range.",
+              {{"QueryParameterName", "maxresults"}, {"QueryParameterValue", v}});
+      return false;
+    }
+    q.max_results = n;
+  }
+  q.after = c.param("$skiptoken");
+  auto f = Filter::parse(c.param("$filter"), kind);
+  if (!f) {
+    c.error(400, "InvalidQueryParameterValue",
+            "Value for one of the query parameters specified in the request URI is invalid.",
+            {{"QueryParameterName", "$filter"},
+             {"QueryParameterValue", c.param("$filter")},
+             {"Reason", f.error().message}});
+    return false;
+  }
+  q.filter = std::move(*f);
+  q.select = Select::parse(c.param("$select"));
+  return true;
+}
+
+void Service::finish_page(Call& c, std::string& body, bool more, const std::string& last_id) {
+  body += "]";
+  if (more) {
+    // The next page repeats the query with a resume point; clients send the link unchanged.
+    std::string link = c.base_url + c.req.path + "?";
+    bool first = true;
+    for (const auto& [k, v] : c.req.params) {
+      if (::strcasecmp(k.c_str(), "$skiptoken") == 0) continue;
+      link += (first ? "" : "&") + httplib::detail::encode_query_param(k) + "=" +
+              httplib::detail::encode_query_param(v);
+      first = false;
+    }
+    link += (first ? "" : "&") + std::string("$skiptoken=") +
+            httplib::detail::encode_query_param(last_id);
+    body += ",\"odata.nextLink\":";
+    append_json_string(body, link);
+  }
+  body += "}";
+  c.json(200, std::move(body));
+}
+
+}  // namespace trainyard::emu

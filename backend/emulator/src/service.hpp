@@ -1,0 +1,179 @@
+// The emulated Batch account: its entities, the HTTP routes over them, and the simulation that
+// moves them along (node allocation, scheduling, runs in the local engine).
+#pragma once
+
+#include <httplib.h>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+#include "call.hpp"
+#include "emulator/emulator.hpp"
+#include "emulator/odata_filter.hpp"
+#include "faults.hpp"
+#include "model.hpp"
+
+namespace trainyard::emu {
+
+class Runner;
+
+/// The command that runs `command` in the task's container (docker or podman), or on the host
+/// with a line on stderr saying so when neither answers.
+std::string container_command(const std::string& command, const nlohmann::json& settings,
+                              const std::string& workdir);
+
+/// A page request: `maxresults`, the position to resume after, `$filter` and `$select`.
+struct ListQuery {
+  int max_results = 1000;
+  std::string after;  ///< id of the last entity of the previous page
+  Filter filter;
+  Select select;
+};
+
+/// The account's state and behaviour. Handlers take the lock they need; the ticker moves
+/// time along.
+class Service {
+ public:
+  Service(EmulatorOptions options, Runner* runner);
+  ~Service();
+
+  /// Registers every route on `server`.
+  void install(httplib::Server& server);
+  /// One step of the simulation (called a few times a second).
+  void tick();
+  /// Builds the deterministic `--seed-tasks` account.
+  void seed(int64_t tasks);
+  /// The endpoint clients use, e.g. `http://127.0.0.1:8080`.
+  void set_base_url(std::string url) { base_url_ = std::move(url); }
+  const std::string& base_url() const { return base_url_; }
+  /// Writes the state to `options.state_file` when it changed (atomic rename).
+  void save_if_changed();
+  /// Loads `options.state_file`; an error names the file and place.
+  Result<void> load();
+  /// Stops every run the engine holds (on exit without `--state`).
+  void stop_all_runs();
+  /// Faults and counters, shared with the control endpoint.
+  Faults& faults() { return faults_; }
+  Micros now() const;
+
+ private:
+  friend struct Routes;
+  // Common checks of every request, run before routing: ids, api-version, auth, faults.
+  httplib::Server::HandlerResponse pre_route(const httplib::Request& req, httplib::Response& res);
+  bool authorized(Call& c);
+  Call call(const httplib::Request& req, httplib::Response& res);
+  bool parse_list(Call& c, ListKind kind, ListQuery& q);
+  void finish_page(Call& c, std::string& body, bool more, const std::string& last_id);
+
+  // Pools
+  void add_pool(Call& c);
+  void list_pools(Call& c);
+  void get_pool(Call& c, const std::string& id);
+  void patch_pool(Call& c, const std::string& id, bool replace);
+  void delete_pool(Call& c, const std::string& id);
+  void pool_action(Call& c, const std::string& id, const std::string& action);
+  void resize_pool(Call& c, PoolEntity& p);
+  void remove_nodes(Call& c, PoolEntity& p);
+  void autoscale_action(Call& c, PoolEntity& p, const std::string& action);
+  void node_counts(Call& c);
+  void supported_images(Call& c);
+  std::string render_pool(const PoolEntity& p, const Select& s) const;
+  PoolEntity* find_pool(Call& c, const std::string& id);
+
+  // Nodes
+  void list_nodes(Call& c, const std::string& pool);
+  void get_node(Call& c, const std::string& pool, const std::string& node);
+  void node_action(Call& c, const std::string& pool, const std::string& node,
+                   const std::string& action);
+  std::string render_node(const NodeEntity& n, const Select& s) const;
+  NodeEntity* find_node(Call& c, const std::string& pool, const std::string& node);
+
+  // Jobs
+  void add_job(Call& c);
+  void list_jobs(Call& c);
+  void get_job(Call& c, const std::string& id);
+  void patch_job(Call& c, const std::string& id, bool replace);
+  void delete_job(Call& c, const std::string& id);
+  void job_action(Call& c, const std::string& id, const std::string& action);
+  void task_counts(Call& c, const std::string& id);
+  void prep_release_status(Call& c, const std::string& id);
+  void list_job_schedules(Call& c);
+  std::string render_job(const JobEntity& j, const Select& s) const;
+  JobEntity* find_job(Call& c, const std::string& id);
+  void set_job_state(JobEntity& j, JobState s);
+  void complete_job(JobEntity& j, const std::string& reason);
+
+  // Tasks
+  void add_task(Call& c, const std::string& job);
+  void add_task_collection(Call& c, const std::string& job);
+  void list_tasks(Call& c, const std::string& job);
+  void get_task(Call& c, const std::string& job, const std::string& task);
+  void put_task(Call& c, const std::string& job, const std::string& task);
+  void delete_task(Call& c, const std::string& job, const std::string& task);
+  void task_action(Call& c, const std::string& job, const std::string& task,
+                   const std::string& action);
+  void subtasks_info(Call& c, const std::string& job, const std::string& task);
+  std::string render_task(const JobEntity& j, const TaskEntity& t, const Select& s) const;
+  TaskEntity* find_task(Call& c, JobEntity& j, const std::string& task);
+  /// Validates a task body; on success fills `out`. Returns the error (code, property) if any.
+  std::pair<std::string, std::string> build_task(const nlohmann::json& body, TaskEntity& out);
+  void set_task_state(TaskEntity& t, TaskState s);
+
+  // Files
+  void list_task_files(Call& c, const std::string& job, const std::string& task);
+  void task_file(Call& c, const std::string& job, const std::string& task, const std::string& path);
+  void list_node_files(Call& c, const std::string& pool, const std::string& node);
+  void node_file(Call& c, const std::string& pool, const std::string& node,
+                 const std::string& path);
+
+  // Identity and management plane (bearer tokens, account discovery)
+  void token_endpoint(Call& c);
+  void imds_endpoint(Call& c);
+  void arm_list_accounts(Call& c);
+  void arm_list_keys(Call& c);
+  std::string issue_token(const std::string& audience);
+
+  // Control endpoint (faults, preemption, counters)
+  void control(Call& c, const std::string& what);
+
+  // Simulation
+  void tick_pools();
+  void tick_nodes();
+  void schedule_tasks();
+  void collect_runs();
+  void start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n);
+  void finish_task(JobEntity& j, TaskEntity& t);
+  void requeue_task(JobEntity& j, TaskEntity& t);
+  void after_task_completed(JobEntity& j, TaskEntity& t);
+  void preempt_node(NodeEntity& n);
+  NodeEntity& add_node(PoolEntity& p, bool dedicated);
+  void launch_start_task(NodeEntity& n, const PoolEntity& p);
+  void collect_start_tasks();
+  void run_job_preparation(JobEntity& j, NodeEntity& n);
+  void run_job_release(JobEntity& j);
+  void collect_prep_release();
+  void tick_jobs();
+  bool dependencies_met(const JobEntity& j, const TaskEntity& t, bool& blocked) const;
+  std::vector<NodeEntity*> place(const JobEntity& j, const TaskEntity& t, int instances);
+  int free_slots(const NodeEntity& n) const;
+
+  EmulatorOptions options_;
+  Runner* runner_;
+  std::string base_url_;
+  mutable std::shared_mutex mu_;
+  std::map<std::string, PoolEntity> pools_;
+  std::map<std::string, NodeEntity> nodes_;  ///< by node id, all pools
+  std::map<std::string, JobEntity> jobs_;
+  std::map<std::string, Micros> tokens_;  ///< bearer token → expiry
+  uint64_t node_seq_ = 0;
+  std::atomic<uint64_t> changes_{0};
+  uint64_t saved_changes_ = 0;
+  Faults faults_;
+};
+
+}  // namespace trainyard::emu
