@@ -13,6 +13,10 @@ packages=(
 if [[ "${TRAINYARD_WITH_CLANG:-0}" == 1 ]]; then
   packages+=(clang-14 libclang-rt-14-dev)
 fi
+# The real clients the emulator's conformance tests run: `az batch` and the Python azure.batch SDK.
+if [[ "${TRAINYARD_WITH_CLIENTS:-0}" == 1 ]]; then
+  packages+=(azure-cli python3-requests)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

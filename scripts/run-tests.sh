@@ -40,7 +40,7 @@ run_ctest() {
     ctest --test-dir "$1" --output-on-failure -j "$jobs" --timeout 600
 }
 
-TRAINYARD_WITH_CLANG=1 stage "install dependencies" scripts/install-deps.sh
+TRAINYARD_WITH_CLANG=1 TRAINYARD_WITH_CLIENTS=1 stage "install dependencies" scripts/install-deps.sh
 if command -v clang-format >/dev/null; then stage "clang-format" format_check; fi
 stage "curses confined to one file" curses_check
 stage "build g++ -Werror" bash -c "$(declare -f configure_gcc); configure_gcc && cmake --build build-ci -j $jobs"

@@ -1,9 +1,12 @@
 // Starting and stopping the emulator: the HTTP(S) server, the simulation ticker, the work dir.
 #include "emulator/emulator.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 
 #include <condition_variable>
 #include <filesystem>
@@ -74,6 +77,24 @@ Result<void> check_key(const std::string& key) {
   return {};
 }
 
+// cpp-httplib 0.11 leaves a worker in an idle keep-alive connection until its timeout (30 s)
+// after stop(); shutting the accepted sockets (local port == ours) ends those workers now.
+void shut_down_connections(int port) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc/self/fd", ec)) {
+    const int fd = std::atoi(e.path().filename().c_str());
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) continue;
+    int local = -1;
+    if (addr.ss_family == AF_INET)
+      local = ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
+    else if (addr.ss_family == AF_INET6)
+      local = ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
+    if (local == port) ::shutdown(fd, SHUT_RDWR);
+  }
+}
+
 Result<std::string> prepare_work_dir(EmulatorOptions& o, bool& temporary) {
   if (!o.work_dir.empty()) return o.work_dir;
   if (!o.state_file.empty()) return o.state_file + ".d";
@@ -140,6 +161,9 @@ Result<std::unique_ptr<Emulator>> Emulator::start(EmulatorOptions options) {
   if (options.seed_tasks > 0) impl->service->seed(options.seed_tasks);
   impl->options = options;
   impl->serve_thread = std::thread([s = impl->server.get()] { s->listen_after_bind(); });
+  // stop() before the server runs is a no-op in cpp-httplib and would leave it serving.
+  for (int i = 0; i < 5000 && !impl->server->is_running(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   impl->tick_thread = std::thread([i = impl.get()] { i->ticker(); });
   return std::unique_ptr<Emulator>(new Emulator(std::move(impl)));
 }
@@ -166,6 +190,7 @@ const std::string& Emulator::key() const {
 void Emulator::stop() {
   if (!impl_ || !impl_->server) return;
   impl_->server->stop();
+  shut_down_connections(impl_->port);
   if (impl_->serve_thread.joinable()) impl_->serve_thread.join();
   {
     std::lock_guard lock(impl_->mu);

@@ -91,6 +91,9 @@ void Service::add_pool(Call& c) {
   for (auto& [k, v] : body.items()) {
     if (is_spec_property(k)) p.spec[k] = v;
   }
+  // CloudPool.resizeTimeout: the timeout of the latest resize (creation counts), default 15 min.
+  if (!p.spec.contains("resizeTimeout") || !p.spec["resizeTimeout"].is_string())
+    p.spec["resizeTimeout"] = "PT15M";
   std::unique_lock lock(mu_);
   if (pools_.count(p.id)) return c.error(409, "PoolExists", "The specified pool already exists.");
   touch(p, c.now);
@@ -236,6 +239,9 @@ void Service::resize_pool(Call& c, PoolEntity& p) {
   p.alloc = AllocState::Resizing;
   p.alloc_time = c.now;
   p.resize_errors = nlohmann::json::array();
+  p.spec["resizeTimeout"] = body.contains("resizeTimeout") && body["resizeTimeout"].is_string()
+                                ? body["resizeTimeout"]
+                                : nlohmann::json("PT15M");
   touch(p, c.now);
   ++changes_;
   c.empty(202, base_url_ + "/pools/" + p.id);
