@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""`trainyard emulator` over plain HTTP: what the SDK conformance scripts do not reach.
+
+Request ids, api-versions, SharedKey failures, bearer tokens (token endpoint, IMDS, management
+plane), fault injection and counters, `--state` across a restart, `--seed-tasks` paging, autoscale,
+node counts, job and node actions. Uses only the standard library and signs requests itself.
+
+    emulator_http_test.py PATH/TO/trainyard
+"""
+import base64
+import hashlib
+import hmac
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from email.utils import formatdate
+
+API = "api-version=2025-06-01"
+RESULTS = {"passed": 0, "failed": 0}
+
+
+def check(name, ok, detail=""):
+    RESULTS["passed" if ok else "failed"] += 1
+    print("%s %s%s" % ("PASS" if ok else "FAIL", name, "" if ok else ": " + str(detail)[:400]))
+
+
+class Emulator:
+    def __init__(self, exe, *extra, key=None):
+        self.key = key or base64.b64encode(os.urandom(64)).decode()
+        self.proc = subprocess.Popen([exe, "emulator", "--port", "0", "--key", self.key,
+                                      "--node-step-ms", "100", *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.env = {}
+        for line in self.proc.stdout:
+            name, _, value = line.strip().removeprefix("export ").partition("=")
+            self.env[name] = value
+            if name == "AZURE_BATCH_ACCESS_KEY":
+                break
+        url = urllib.parse.urlsplit(self.env["AZURE_BATCH_ENDPOINT"])
+        self.host, self.port = url.hostname, url.port
+        self.account = self.env["AZURE_BATCH_ACCOUNT"]
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def sign(self, method, path, headers, key=None):
+        parsed = urllib.parse.urlsplit(path)
+        resource = "/" + self.account + parsed.path
+        for name, value in sorted(urllib.parse.parse_qsl(parsed.query)):
+            resource += "\n%s:%s" % (name.lower(), value)
+        lower = {k.lower(): v for k, v in headers.items()}
+        ocp = "".join("%s:%s\n" % (k, v) for k, v in sorted(lower.items()) if k.startswith("ocp-"))
+        fields = ["content-encoding", "content-language", "content-length", "content-md5", "content-type",
+                  "date", "if-modified-since", "if-match", "if-none-match", "if-unmodified-since", "range"]
+        text = method + "\n" + "\n".join(lower.get(f, "") for f in fields) + "\n" + ocp + resource
+        mac = hmac.new(base64.b64decode(key or self.key), text.encode(), hashlib.sha256).digest()
+        return "SharedKey %s:%s" % (self.account, base64.b64encode(mac).decode())
+
+    def call(self, method, path, body=None, headers=None, sign=True, key=None, date=None):
+        headers = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode() if not isinstance(body, (bytes, str)) else body
+            if isinstance(data, str):
+                data = data.encode()
+            headers.setdefault("Content-Type", "application/json; odata=minimalmetadata")
+            headers["Content-Length"] = str(len(data))
+        elif method == "POST":
+            headers["Content-Length"] = "0"
+        headers["ocp-date"] = date or formatdate(usegmt=True)
+        if sign and "Authorization" not in headers:
+            headers["Authorization"] = self.sign(method, path, headers, key)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            resp = conn.getresponse()
+            raw = resp.read()
+            return resp.status, dict(resp.getheaders()), raw
+        finally:
+            conn.close()
+
+    def json(self, method, path, body=None, **kw):
+        status, headers, raw = self.call(method, path, body, **kw)
+        try:
+            return status, headers, json.loads(raw) if raw else None
+        except ValueError:
+            return status, headers, raw
+
+
+def wait_for(fn, timeout=20.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        value = fn()
+        if value:
+            return value
+        time.sleep(0.1)
+    return None
+
+
+def test_protocol(e):
+    s, h, b = e.json("GET", "/pools")
+    check("missing api-version is 400 MissingRequiredQueryParameter",
+          s == 400 and b["code"] == "MissingRequiredQueryParameter" and "request-id" in h, (s, b))
+    s, _, b = e.json("GET", "/pools?api-version=1999-01-01")
+    check("unknown api-version is 400", s == 400 and b["code"] == "InvalidQueryParameterValue", (s, b))
+    for v in ("2018-12-01.8.0", "2022-10-01.16.0", "2024-07-01.20.0", "2025-06-01"):
+        s, _, _ = e.json("GET", "/pools?api-version=%s&timeout=30" % v)
+        check("api-version %s accepted" % v, s == 200, s)
+    s, _, _ = e.json("GET", "/pools?%s&timeOut=30" % API)
+    check("timeOut spelling accepted", s == 200, s)
+    s, h, _ = e.json("GET", "/pools?" + API, headers={"client-request-id": "abc-123", "return-client-request-id": "true"})
+    check("client-request-id echoed", h.get("client-request-id") == "abc-123", h)
+    s, h, b = e.json("GET", "/pools?" + API, key=base64.b64encode(b"wrong" * 8).decode())
+    check("bad signature is 403 AuthenticationFailed with the string to sign",
+          s == 403 and b["code"] == "AuthenticationFailed" and "string to sign" in json.dumps(b), (s, b))
+    s, _, b = e.json("GET", "/pools?" + API, date=formatdate(time.time() - 16 * 60, usegmt=True))
+    check("a request 16 minutes old is 403", s == 403 and b["code"] == "AuthenticationFailed", (s, b))
+    s, _, b = e.json("GET", "/pools?" + API, sign=False)
+    check("no Authorization is 403", s == 403, (s, b))
+
+
+def test_pools_and_nodes(e):
+    s, h, _ = e.json("POST", "/pools?" + API, {"id": "p", "vmSize": "standard_d2s_v3", "targetDedicatedNodes": 2,
+                                               "taskSlotsPerNode": 2})
+    check("pool add is 201 with ETag and DataServiceId", s == 201 and "ETag" in h and "DataServiceId" in h, (s, h))
+    s, _, _ = e.call("HEAD", "/pools/p?" + API)
+    s2, _, _ = e.call("HEAD", "/pools/nope?" + API)
+    check("HEAD pool 200 / 404", (s, s2) == (200, 404), (s, s2))
+    ok = wait_for(lambda: e.json("GET", "/pools/p?" + API)[2]["allocationState"] == "steady")
+    s, h, pool = e.json("GET", "/pools/p?" + API)
+    check("pool reaches steady with 2 nodes", ok and pool["currentDedicatedNodes"] == 2, pool)
+    s, _, _ = e.json("GET", "/pools/p?" + API, headers={"If-None-Match": h["ETag"]})
+    check("If-None-Match with the current ETag is 304", s == 304, s)
+    s, _, b = e.json("PATCH", "/pools/p?" + API, {"metadata": [{"name": "a", "value": "b"}]}, headers={"If-Match": "0x1"})
+    check("If-Match with a stale ETag is 412 ConditionNotMet", s == 412 and b["code"] == "ConditionNotMet", (s, b))
+    idle = "/pools/p/nodes?%s&$filter=%s" % (API, urllib.parse.quote("state eq 'idle'"))
+    wait_for(lambda: len(e.json("GET", idle)[2]["value"]) == 2)
+    s, _, nodes = e.json("GET", idle)
+    check("nodes filtered by state", s == 200 and len(nodes["value"]) == 2, nodes)
+    node = nodes["value"][0]["id"]
+    s, _, _ = e.json("POST", "/pools/p/nodes/%s/disablescheduling?%s" % (node, API), {})
+    s2, _, n = e.json("GET", "/pools/p/nodes/%s?%s" % (node, API))
+    check("disablescheduling", s == 200 and n["schedulingState"] == "disabled", (s, n))
+    e.json("POST", "/pools/p/nodes/%s/enablescheduling?%s" % (node, API), {})
+    s, _, rl = e.json("GET", "/pools/p/nodes/%s/remoteloginsettings?%s" % (node, API))
+    check("remote login settings", s == 200 and rl["remoteLoginIPAddress"] == "127.0.0.1", rl)
+    s, _, counts = e.json("GET", "/nodecounts?" + API)
+    check("nodecounts", s == 200 and counts["value"][0]["dedicated"]["idle"] == 2 and
+          counts["value"][0]["dedicated"]["total"] == 2, counts)
+    s, _, imgs = e.json("GET", "/supportedimages?%s&$filter=%s" % (API, urllib.parse.quote("osType eq 'linux'")))
+    check("supportedimages filtered", s == 200 and imgs["value"] and
+          all(i["osType"] == "linux" for i in imgs["value"]), imgs)
+    s, _, b = e.json("POST", "/pools/p/removenodes?" + API, {"nodeList": [node]})
+    check("removenodes accepted", s == 202, (s, b))
+    ok = wait_for(lambda: e.json("GET", "/pools/p?" + API)[2]["currentDedicatedNodes"] == 1 and
+                  e.json("GET", "/pools/p?" + API)[2]["allocationState"] == "steady")
+    check("the removed node leaves the pool", ok, e.json("GET", "/pools/p?" + API)[2])
+    s, _, b = e.json("POST", "/pools/p/enableautoscale?" + API,
+                     {"autoScaleFormula": "$TargetDedicatedNodes = max(0, min(3, max($PendingTasks.GetSample(1)) + 1));",
+                      "autoScaleEvaluationInterval": "PT5M"})
+    check("enableautoscale", s == 200, (s, b))
+    s, _, run = e.json("POST", "/pools/p/evaluateautoscale?" + API, {"autoScaleFormula": "$TargetDedicatedNodes = 2;"})
+    check("evaluateautoscale gives results", s == 200 and "$TargetDedicatedNodes=2" in run.get("results", ""), run)
+    s, _, run = e.json("POST", "/pools/p/evaluateautoscale?" + API, {"autoScaleFormula": "$TargetDedicatedNodes = bogus(;"})
+    check("a bad formula gives an AutoScaleRun error", s == 200 and run.get("error", {}).get("code"), run)
+    s, _, b = e.json("POST", "/pools/p/resize?" + API, {"targetDedicatedNodes": 1})
+    check("resize with autoscale on is 409", s == 409, (s, b))
+    e.json("POST", "/pools/p/disableautoscale?" + API, {})
+
+
+def test_jobs_and_tasks(e):
+    s, _, _ = e.json("POST", "/jobs?" + API, {"id": "j", "poolInfo": {"poolId": "p"}, "usesTaskDependencies": True})
+    check("job add", s == 201, s)
+    tasks = [{"id": "a", "commandLine": "echo A"}, {"id": "b", "commandLine": "sh -c 'exit 4'"},
+             {"id": "c", "commandLine": "echo C", "dependsOn": {"taskIds": ["a"]}}]
+    s, _, r = e.json("POST", "/jobs/j/addtaskcollection?" + API, {"value": tasks})
+    check("addtaskcollection", s == 200 and all(x["status"] == "success" for x in r["value"]), r)
+    done = wait_for(lambda: all(t["state"] == "completed" for t in e.json("GET", "/jobs/j/tasks?" + API)[2]["value"]), 30)
+    check("the tasks complete", done, e.json("GET", "/jobs/j/tasks?" + API)[2])
+    _, _, a = e.json("GET", "/jobs/j/tasks/a?" + API)
+    _, _, c = e.json("GET", "/jobs/j/tasks/c?" + API)
+    check("dependency ran after its parent", c["executionInfo"]["startTime"] >= a["executionInfo"]["endTime"], (a, c))
+    _, _, counts = e.json("GET", "/jobs/j/taskcounts?" + API)
+    check("taskcounts", counts["taskCounts"] == {"active": 0, "running": 0, "completed": 3, "succeeded": 2,
+                                                 "failed": 1}, counts)
+    s, _, b = e.json("POST", "/jobs/j/tasks/b/reactivate?" + API, {})
+    check("reactivate a failed task", s == 204, (s, b))
+    wait_for(lambda: e.json("GET", "/jobs/j/tasks/b?" + API)[2]["state"] == "completed", 20)
+    s, _, b = e.json("POST", "/jobs/j/tasks/a/reactivate?" + API, {})
+    check("reactivate a succeeded task is 409", s == 409, (s, b))
+    s, _, sub = e.json("GET", "/jobs/j/tasks/a/subtasksinfo?" + API)
+    check("subtasksinfo of a plain task is empty", s == 200 and sub["value"] == [], sub)
+    s, h, body = e.call("GET", "/jobs/j/tasks/a/files/stdout.txt?" + API, headers={"ocp-range": "bytes=0-0"})
+    check("ocp-range reads one byte", s == 200 and body == b"A", (s, body))
+    s, _, body = e.call("GET", "/jobs/j/tasks/a/files/stdout.txt?" + API, headers={"ocp-range": "bytes=2-"})
+    check("a read at the end of the file is empty", s == 200 and body == b"", (s, body))
+    s, _, body = e.call("GET", "/jobs/j/tasks/a/files/stdout.txt?" + API, headers={"ocp-range": "bytes=9-"})
+    check("a read past the end is 416", s == 416, s)
+    s, _, _ = e.json("POST", "/jobs/j/disable?" + API, {"disableTasks": "requeue"})
+    ok = wait_for(lambda: e.json("GET", "/jobs/j?" + API)[2]["state"] == "disabled")
+    check("job disable", s == 202 and ok, s)
+    e.json("POST", "/jobs/j/enable?" + API, {})
+    ok = wait_for(lambda: e.json("GET", "/jobs/j?" + API)[2]["state"] == "active")
+    check("job enable", ok)
+    e.json("POST", "/jobs/j/terminate?" + API, {"terminateReason": "done-here"})
+    ok = wait_for(lambda: e.json("GET", "/jobs/j?" + API)[2]["state"] == "completed")
+    _, _, job = e.json("GET", "/jobs/j?" + API)
+    check("job terminate", ok and job["executionInfo"]["terminateReason"] == "done-here", job)
+    s, _, b = e.json("POST", "/jobs/j/tasks?" + API, {"id": "late", "commandLine": "true"})
+    check("adding to a completed job is 409 JobCompleted", s == 409 and b["code"] == "JobCompleted", (s, b))
+
+
+def test_identity(e):
+    form = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": "app", "client_secret": e.key,
+                                   "scope": "https://batch.core.windows.net//.default"})
+    s, _, tok = e.json("POST", "/tenant-1/oauth2/v2.0/token", form, sign=False,
+                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+    check("client-credentials token", s == 200 and tok["token_type"] == "Bearer", (s, tok))
+    bearer = {"Authorization": "Bearer " + tok["access_token"]}
+    s, _, _ = e.json("GET", "/pools?" + API, headers=bearer, sign=False)
+    check("a bearer token lists pools", s == 200, s)
+    bad = urllib.parse.urlencode({"grant_type": "client_credentials", "client_id": "app", "client_secret": "nope"})
+    s, _, b = e.json("POST", "/tenant-1/oauth2/v2.0/token", bad, sign=False,
+                     headers={"Content-Type": "application/x-www-form-urlencoded"})
+    check("a wrong client secret is 401 invalid_client", s == 401 and b["error"] == "invalid_client", (s, b))
+    s, _, _ = e.json("GET", "/pools?" + API, headers={"Authorization": "Bearer forged"}, sign=False)
+    check("an unknown bearer token is 401", s == 401, s)
+    path = "/metadata/identity/oauth2/token?api-version=2018-02-01&resource=" + urllib.parse.quote("https://batch.core.windows.net/")
+    s, _, _ = e.json("GET", path, sign=False)
+    s2, _, mi = e.json("GET", path, sign=False, headers={"Metadata": "true"})
+    check("IMDS needs Metadata: true and then gives a token", s == 400 and s2 == 200 and mi["expires_in"].isdigit(), (s, mi))
+    mgmt = {"Authorization": "Bearer " + mi["access_token"]}
+    s, _, accts = e.json("GET", "/subscriptions/sub-1/providers/Microsoft.Batch/batchAccounts?api-version=2025-06-01",
+                         headers=mgmt, sign=False)
+    check("management plane lists the account", s == 200 and accts["value"][0]["name"] == e.account, accts)
+    s, _, keys = e.json("POST", "/subscriptions/sub-1/resourceGroups/trainyard-emulator/providers/Microsoft.Batch/"
+                        "batchAccounts/%s/listKeys?api-version=2025-06-01" % e.account, "", headers=mgmt, sign=False)
+    check("listKeys gives the key", s == 200 and keys["primary"] == e.key, s)
+
+
+def test_faults(e):
+    s, _, _ = e.json("POST", "/__trainyard/faults?" + API, {"spec": "429=1,retry-after=3"})
+    s2, h, b = e.json("GET", "/pools?" + API)
+    check("429 with Retry-After", s == 204 and s2 == 429 and h.get("Retry-After") == "3" and
+          b["code"] == "TooManyRequests", (s, s2, h))
+    e.json("POST", "/__trainyard/faults?" + API, {"spec": "503=1"})
+    s, _, b = e.json("GET", "/pools?" + API)
+    check("503 ServerBusy", s == 503 and b["code"] == "ServerBusy", (s, b))
+    e.json("POST", "/__trainyard/faults?" + API, {"spec": "truncate=1"})
+    try:
+        s, _, raw = e.call("GET", "/pools?" + API)
+        check("truncated body", False, (s, raw))
+    except http.client.IncompleteRead:
+        check("truncated body", True)
+    e.json("POST", "/__trainyard/faults?" + API, {"spec": "latency=200"})
+    t0 = time.time()
+    e.json("GET", "/pools?" + API)
+    check("added latency", time.time() - t0 >= 0.2)
+    s, _, b = e.json("POST", "/__trainyard/faults?" + API, {"spec": "429=2"})
+    check("a bad fault spec is 400", s == 400, (s, b))
+    e.json("POST", "/__trainyard/faults?" + API, {"spec": ""})
+    s, _, counters = e.json("GET", "/__trainyard/counters?" + API)
+    check("counters per path and status", s == 200 and counters["paths"]["GET /pools"]["statuses"]["429"] >= 1, counters)
+    s, _, _ = e.json("GET", "/__trainyard/counters?" + API, sign=False)
+    check("the control endpoint needs the key", s == 403, s)
+
+
+def test_seed_paging(exe):
+    e = Emulator(exe, "--seed-tasks", "2500")
+    try:
+        seen, path, pages = [], "/jobs/seed-sweep/tasks?%s&maxresults=1000&$select=id,state" % API, 0
+        while path:
+            s, _, b = e.json("GET", path)
+            seen += [t["id"] for t in b["value"]]
+            keys = {k for t in b["value"] for k in t}
+            pages += 1
+            link = b.get("odata.nextLink")
+            path = link[link.index("/", 8):] if link else None
+        check("paging a seeded job sees every task once", len(seen) == 2500 and len(set(seen)) == 2500 and pages == 3,
+              (len(seen), pages))
+        check("$select keeps only the selected properties", keys == {"id", "state"}, keys)
+        q = urllib.parse.quote("executionInfo/exitCode ne 0")
+        s, _, b = e.json("GET", "/jobs/seed-sweep/tasks?%s&$filter=%s" % (API, q))
+        check("filter on exit code", s == 200 and 0 < len(b["value"]) < 2500 and
+              all(t["executionInfo"]["exitCode"] != 0 for t in b["value"]), len(b.get("value", [])))
+        q = urllib.parse.quote("commandLine eq 'x'")
+        s, _, b = e.json("GET", "/jobs/seed-sweep/tasks?%s&$filter=%s" % (API, q))
+        check("a property the list does not allow is 400", s == 400 and b["code"] == "InvalidQueryParameterValue", (s, b))
+        s, _, b = e.json("GET", "/jobs/seed-sweep/tasks?%s&maxresults=0" % API)
+        check("maxresults 0 is 400", s == 400, s)
+    finally:
+        e.stop()
+
+
+def test_state(exe, workdir):
+    state = os.path.join(workdir, "emu.json")
+    e = Emulator(exe, "--state", state)
+    key = e.key
+    try:
+        e.json("POST", "/pools?" + API, {"id": "kept", "vmSize": "standard_d2s_v3", "targetDedicatedNodes": 1})
+        e.json("POST", "/jobs?" + API, {"id": "kj", "poolInfo": {"poolId": "kept"}})
+        e.json("POST", "/jobs/kj/tasks?" + API, {"id": "kt", "commandLine": "echo kept"})
+        wait_for(lambda: e.json("GET", "/jobs/kj/tasks/kt?" + API)[2]["state"] == "completed", 20)
+    finally:
+        e.stop()
+    e = Emulator(exe, "--state", state, key=key)
+    try:
+        s, _, t = e.json("GET", "/jobs/kj/tasks/kt?" + API)
+        check("--state keeps pools, jobs and tasks across a restart",
+              s == 200 and t["state"] == "completed" and t["executionInfo"]["exitCode"] == 0, (s, t))
+        s, _, body = e.call("GET", "/jobs/kj/tasks/kt/files/stdout.txt?" + API)
+        check("--state keeps task files", s == 200 and body == b"kept\n", (s, body))
+    finally:
+        e.stop()
+    with open(state, "w") as f:
+        f.write("{not json")
+    r = subprocess.run([exe, "emulator", "--port", "0", "--key", key, "--state", state],
+                       capture_output=True, text=True, timeout=30)
+    check("a corrupt state file is a one-line error, exit 2, file untouched",
+          r.returncode == 2 and state in r.stderr and len(r.stderr.strip().splitlines()) == 1 and
+          open(state).read() == "{not json", (r.returncode, r.stderr))
+
+
+def main():
+    exe = sys.argv[1]
+    with tempfile.TemporaryDirectory(prefix="trainyard-emu-test-") as workdir:
+        os.environ["TMPDIR"] = workdir
+        e = Emulator(exe)
+        try:
+            test_protocol(e)
+            test_pools_and_nodes(e)
+            test_jobs_and_tasks(e)
+            test_identity(e)
+            test_faults(e)
+        finally:
+            e.stop()
+        test_seed_paging(exe)
+        test_state(exe, workdir)
+        r = subprocess.run([exe, "emulator", "--bind", "0.0.0.0"], capture_output=True, text=True, timeout=30)
+        check("a non-loopback --bind needs --allow-remote", r.returncode == 2 and "--allow-remote" in r.stderr, r.stderr)
+    print("%d passed, %d failed" % (RESULTS["passed"], RESULTS["failed"]))
+    return 1 if RESULTS["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
