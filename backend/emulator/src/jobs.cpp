@@ -356,7 +356,8 @@ void Service::prep_release_status(Call& c, const std::string& id) {
     return x;
   };
   for (; it != j->nodes.end() && n < q.max_results; ++it) {
-    const auto& [node_id, pr] = *it;
+    const std::string& node_id = it->first;
+    const PrepRelease& pr = it->second;
     auto node = nodes_.find(node_id);
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "nodeId") return node_id;

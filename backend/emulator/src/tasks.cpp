@@ -189,7 +189,9 @@ void Service::add_task_collection(Call& c, const std::string& job) {
   auto results = nlohmann::json::array();
   for (const auto& item : body["value"]) {
     TaskEntity t;
-    auto [code, prop] = build_task(item, t);
+    const auto built = build_task(item, t);
+    const std::string& code = built.first;
+    const std::string& prop = built.second;
     nlohmann::json r{{"taskId", item.is_object() ? item.value("id", "") : ""}};
     auto fail = [&](const std::string& ecode, const std::string& message) {
       r["status"] = "clienterror";
