@@ -31,5 +31,6 @@ void register_rm(CLI::App& app, CliState& st);
 void register_submit(CLI::App& app, CliState& st);
 void register_supervise(CLI::App& app, CliState& st);
 void register_emulator(CLI::App& app, CliState& st);
+void register_accounts(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

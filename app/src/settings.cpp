@@ -1,5 +1,7 @@
 #include "app/settings.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -91,7 +93,9 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   } catch (const json::parse_error& e) {
     return make_error(ErrorKind::Parse, fmt::format("{}: {}", source, e.what()));
   }
-  if (auto r = only_keys(j, {"version", "theme", "local", "metrics"}, source, ""); !r)
+  if (auto r = only_keys(j, {"version", "theme", "local", "metrics", "accounts", "defaultAccount"},
+                         source, "");
+      !r)
     return r.error();
   if (j.contains("version") &&
       (!j["version"].is_number_integer() || j["version"].get<int>() > kConfigVersion))
@@ -105,6 +109,16 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     if (auto r = read_local(j["local"], s, source); !r) return r.error();
   if (j.contains("metrics"))
     if (auto r = read_metrics(j["metrics"], s, source); !r) return r.error();
+  if (j.contains("accounts")) {
+    auto accounts = azure::parse_accounts(j["accounts"], source);
+    if (!accounts) return accounts.error();
+    s.accounts = std::move(*accounts);
+  }
+  if (j.contains("defaultAccount")) {
+    if (!j["defaultAccount"].is_string())
+      return bad(source, "/defaultAccount", "expected an account name");
+    s.default_account = j["defaultAccount"].get<std::string>();
+  }
   return s;
 }
 
@@ -112,7 +126,19 @@ Result<Settings> load_settings(const std::string& path) {
   std::ifstream in(path);
   if (!in) return Settings{};
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return parse_settings(text, path);
+  auto s = parse_settings(text, path);
+  if (!s) return s;
+  // As ssh refuses a readable private key: a secret in a file others can read is refused.
+  struct stat st {};
+  if (azure::holds_inline_secret(s->accounts) && ::stat(path.c_str(), &st) == 0 &&
+      (st.st_mode & 077) != 0) {
+    return make_error(
+        ErrorKind::Usage,
+        fmt::format(
+            "{}: holds an account key but is readable by others (mode {:o}); run: chmod 600 {}",
+            path, st.st_mode & 0777, path));
+  }
+  return s;
 }
 
 }  // namespace trainyard

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "azure/accounts.hpp"
+
 #include "core/result.hpp"
 #include "sync/log_metrics.hpp"
 
@@ -16,6 +18,8 @@ struct Settings {
   int cpu_slots = 0;  ///< local CPU slots when there is no GPU; 0: $TRAINYARD_CPU_SLOTS or 1
   std::vector<MetricPattern> metric_patterns;
   std::map<std::string, std::string> main_metric;  ///< job id → metric shown in tables
+  std::vector<azure::AccountConfig> accounts;      ///< `accounts`: Batch and emulator accounts
+  std::string default_account;                     ///< `defaultAccount`; empty: `local`
   std::string source;                              ///< the file they came from, empty for defaults
 };
 

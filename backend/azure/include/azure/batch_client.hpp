@@ -1,0 +1,87 @@
+// The Batch data-plane client: signed, retried calls, paged lists, and the entities they return.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "azure/credentials.hpp"
+#include "azure/http.hpp"
+#include "azure/parse.hpp"
+#include "azure/retry.hpp"
+#include "core/entities.hpp"
+#include "core/result.hpp"
+#include "core/time.hpp"
+
+namespace trainyard::azure {
+
+/// A query parameter, unencoded.
+using Query = std::vector<std::pair<std::string, std::string>>;
+
+/// Where and how to reach one Batch account.
+struct BatchClientOptions {
+  std::string account;   ///< the account name (entities are stamped with it)
+  std::string endpoint;  ///< `https://acct.region.batch.azure.com` (no trailing slash)
+  std::string api_version = "2025-06-01";
+  RetryPolicy retry;
+  std::chrono::milliseconds timeout{30000};
+};
+
+/// What a client did, for `trainyard sync` figures and the status line.
+struct ClientStats {
+  uint64_t requests = 0;  ///< attempts sent, retries included
+  uint64_t retries = 0;
+  uint64_t bytes = 0;  ///< response body bytes received
+};
+
+/// One account's data-plane client. Not thread-safe: one per poller.
+class BatchClient {
+ public:
+  BatchClient(BatchClientOptions options, std::shared_ptr<HttpClient> http,
+              std::unique_ptr<Credential> credential, const Clock& clock);
+
+  /// Sends `method path?query` (api-version added), signed afresh on each attempt, retried per
+  /// the policy. `idempotent` false (a POST that creates): retried only where the service cannot
+  /// have applied it (429, 503 and connection refusals). A non-2xx answer becomes an Error: kind
+  /// NotFound (404), Conflict (409, 412), Auth (401, 403) or Http, its message
+  /// `<Code>: <message> (HTTP <status>, request-id <id>)`.
+  Result<HttpResponse> call(const std::string& method, const std::string& path,
+                            const Query& query = {}, const std::string& body = "",
+                            Headers headers = {}, bool idempotent = true);
+  /// GETs a list and every next page, handing each page to `on_page`.
+  Result<void> list(const std::string& path, const Query& query,
+                    const std::function<Result<void>(const ListPage&)>& on_page);
+
+  Result<std::vector<Pool>> pools();
+  Result<std::vector<Node>> nodes(const std::string& pool);
+  Result<std::vector<Job>> jobs();
+  /// Tasks of a job; `filter`/`select` as OData (empty: none).
+  Result<std::vector<Task>> tasks(const std::string& job, const std::string& filter = "",
+                                  const std::string& select = "");
+  /// Adds a task; a retried add that finds the task already there counts as success.
+  Result<void> add_task(const std::string& job, const nlohmann::json& task);
+
+  const ClientStats& stats() const { return stats_; }
+  const BatchClientOptions& options() const { return options_; }
+
+ private:
+  std::string url(const std::string& path, const Query& query) const;
+  Result<HttpResponse> attempt(HttpRequest req);
+  bool should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const;
+
+  BatchClientOptions options_;
+  std::shared_ptr<HttpClient> http_;
+  std::unique_ptr<Credential> credential_;
+  const Clock& clock_;
+  ClientStats stats_;
+  std::mt19937_64 rng_;
+};
+
+/// The Error a non-2xx Batch response stands for (see BatchClient::call).
+Error error_from_response(const HttpResponse& r);
+
+}  // namespace trainyard::azure

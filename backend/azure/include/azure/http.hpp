@@ -1,0 +1,84 @@
+// HTTP for the Batch client: libcurl with connection reuse, gzip, timeouts and cancellation.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace trainyard::azure {
+
+/// Header list in order; names compared case-insensitively by `find_header`.
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+/// The first value of header `name` (case-insensitive), or empty.
+std::string find_header(const Headers& headers, std::string_view name);
+
+/// One request. `url` is absolute (`https://acct.region.batch.azure.com/pools?...`).
+struct HttpRequest {
+  std::string method = "GET";
+  std::string url;
+  Headers headers;
+  std::string body;
+  std::chrono::milliseconds timeout{30000};  ///< whole transfer
+};
+
+/// One response; a non-2xx status is still a response, not an error.
+struct HttpResponse {
+  int status = 0;
+  Headers headers;
+  std::string body;
+  std::string header(std::string_view name) const { return find_header(headers, name); }
+};
+
+/// TLS settings: certificates are always verified.
+struct TlsOptions {
+  std::string
+      ca_file;  ///< extra CA bundle (`--cacert`, e.g. the emulator's CA); empty: system store
+};
+
+/// A connection-reusing HTTP client. One transfer at a time; `cancel` may be called from any
+/// thread.
+class HttpClient {
+ public:
+  explicit HttpClient(TlsOptions tls = {});
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  /// Sends a request. Transport failures (refused, reset, timeout, TLS, cancelled) are Errors of
+  /// kind Network whose message names the host; HTTP statuses come back in the response.
+  Result<HttpResponse> send(const HttpRequest& req);
+  /// Aborts the transfer in flight (and makes the next one fail) until `reset_cancel`.
+  void cancel();
+  void reset_cancel();
+  /// Response bytes received so far (bodies, after decompression), for `sync` figures.
+  uint64_t bytes_received() const { return bytes_received_.load(); }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::atomic<bool> cancelled_{false};
+  std::atomic<uint64_t> bytes_received_{0};
+};
+
+/// `https://` always; `http://` only to a loopback host (127.0.0.0/8, ::1, localhost). Errors of
+/// kind Usage name the URL.
+Result<void> check_url_allowed(std::string_view url);
+
+/// Percent-encodes a query value or path segment (RFC 3986 unreserved kept).
+std::string url_encode(std::string_view s);
+
+/// `url` fit for a message: no user info, query or fragment (a SAS `sig=` lives in the query).
+std::string redact_url(std::string_view url);
+
+/// The host of `url` as libcurl reads it, with `:port` when one is given; for messages. Falls back
+/// to the redacted URL when it cannot be parsed.
+std::string url_host(std::string_view url);
+
+}  // namespace trainyard::azure

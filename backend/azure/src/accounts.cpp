@@ -1,0 +1,252 @@
+#include "azure/accounts.hpp"
+
+#include <fmt/format.h>
+
+#include "secret_command.hpp"
+
+extern char** environ;
+
+namespace trainyard::azure {
+
+namespace {
+
+using nlohmann::json;
+
+Error at(const std::string& source, const std::string& pointer, const std::string& what) {
+  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, pointer, what));
+}
+
+// Reads an optional string member; false (with `err`) when it is there but not a string.
+bool opt_string(const json& o, const char* key, std::string& out, const std::string& source,
+                const std::string& pointer, Error& err) {
+  if (!o.contains(key)) return true;
+  if (!o[key].is_string()) {
+    err = at(source, pointer + "/" + key, "expected a string");
+    return false;
+  }
+  out = o[key].get<std::string>();
+  return true;
+}
+
+std::optional<AuthKind> auth_kind(const std::string& s) {
+  if (s == "sharedKey") return AuthKind::SharedKey;
+  if (s == "servicePrincipal") return AuthKind::ServicePrincipal;
+  if (s == "managedIdentity") return AuthKind::ManagedIdentity;
+  if (s == "azureCli") return AuthKind::AzureCli;
+  return std::nullopt;
+}
+
+Result<AuthConfig> parse_auth(const json& a, const std::string& source, const std::string& ptr) {
+  static const char* const kKeys[] = {
+      "type",      "key",          "keyEnv",          "keyCommand",
+      "tenantId",  "clientId",     "clientSecretEnv", "clientSecretCommand",
+      "authority", "imdsEndpoint", "azPath"};
+  if (!a.is_object()) return at(source, ptr, "expected an object");
+  for (const auto& [k, v] : a.items()) {
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k == x; }) ==
+        std::end(kKeys)) {
+      return at(source, ptr + "/" + k, "unknown key");
+    }
+  }
+  AuthConfig auth;
+  Error err;
+  std::string type = "sharedKey";
+  if (!opt_string(a, "type", type, source, ptr, err) ||
+      !opt_string(a, "key", auth.key, source, ptr, err) ||
+      !opt_string(a, "keyEnv", auth.key_env, source, ptr, err) ||
+      !opt_string(a, "keyCommand", auth.key_command, source, ptr, err) ||
+      !opt_string(a, "tenantId", auth.tenant, source, ptr, err) ||
+      !opt_string(a, "clientId", auth.client_id, source, ptr, err) ||
+      !opt_string(a, "clientSecretEnv", auth.client_secret_env, source, ptr, err) ||
+      !opt_string(a, "clientSecretCommand", auth.client_secret_command, source, ptr, err) ||
+      !opt_string(a, "authority", auth.tokens.authority, source, ptr, err) ||
+      !opt_string(a, "imdsEndpoint", auth.tokens.imds_endpoint, source, ptr, err) ||
+      !opt_string(a, "azPath", auth.az_path, source, ptr, err)) {
+    return err;
+  }
+  auto kind = auth_kind(type);
+  if (!kind) {
+    return at(source, ptr + "/type",
+              "expected sharedKey, servicePrincipal, managedIdentity or azureCli");
+  }
+  auth.kind = *kind;
+  if (auth.kind == AuthKind::SharedKey && auth.key.empty() && auth.key_env.empty() &&
+      auth.key_command.empty()) {
+    return at(source, ptr, "a sharedKey account needs key, keyEnv or keyCommand");
+  }
+  if (auth.kind == AuthKind::ServicePrincipal &&
+      (auth.tenant.empty() || auth.client_id.empty() ||
+       (auth.client_secret_env.empty() && auth.client_secret_command.empty()))) {
+    return at(source, ptr,
+              "a servicePrincipal account needs tenantId, clientId and clientSecretEnv or "
+              "clientSecretCommand");
+  }
+  return auth;
+}
+
+std::string trim_endpoint(std::string e) {
+  while (!e.empty() && e.back() == '/') e.pop_back();
+  return e;
+}
+
+Result<AccountConfig> parse_account(const json& a, const std::string& source,
+                                    const std::string& ptr) {
+  static const char* const kKeys[] = {"name",     "kind",   "endpoint", "auth",
+                                      "readonly", "colour", "cacert"};
+  if (!a.is_object()) return at(source, ptr, "expected an object");
+  for (const auto& [k, v] : a.items()) {
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k == x; }) ==
+        std::end(kKeys)) {
+      return at(source, ptr + "/" + k, "unknown key");
+    }
+  }
+  AccountConfig acc;
+  Error err;
+  std::string kind = "batch", colour;
+  if (!opt_string(a, "name", acc.name, source, ptr, err) ||
+      !opt_string(a, "kind", kind, source, ptr, err) ||
+      !opt_string(a, "endpoint", acc.endpoint, source, ptr, err) ||
+      !opt_string(a, "colour", colour, source, ptr, err) ||
+      !opt_string(a, "cacert", acc.cacert, source, ptr, err)) {
+    return err;
+  }
+  if (acc.name.empty()) return at(source, ptr + "/name", "required");
+  if (acc.name == "local")
+    return at(source, ptr + "/name", "'local' is the built-in local account");
+  if (kind != "batch" && kind != "emulator")
+    return at(source, ptr + "/kind", "expected batch or emulator");
+  acc.emulator = kind == "emulator";
+  acc.endpoint = trim_endpoint(acc.endpoint);
+  if (acc.endpoint.empty()) return at(source, ptr + "/endpoint", "required");
+  if (auto ok = check_url_allowed(acc.endpoint); !ok)
+    return at(source, ptr + "/endpoint", ok.error().message);
+  if (a.contains("readonly")) {
+    if (!a["readonly"].is_boolean()) return at(source, ptr + "/readonly", "expected true or false");
+    acc.readonly = a["readonly"].get<bool>();
+  }
+  if (!a.contains("auth")) return at(source, ptr + "/auth", "required");
+  auto auth = parse_auth(a["auth"], source, ptr + "/auth");
+  if (!auth) return auth.error();
+  acc.auth = std::move(*auth);
+  return acc;
+}
+
+}  // namespace
+
+Result<std::vector<AccountConfig>> parse_accounts(const json& accounts, const std::string& source) {
+  if (!accounts.is_array()) return at(source, "/accounts", "expected an array");
+  std::vector<AccountConfig> out;
+  for (size_t i = 0; i < accounts.size(); ++i) {
+    auto a = parse_account(accounts[i], source, fmt::format("/accounts/{}", i));
+    if (!a) return a.error();
+    for (const auto& seen : out) {
+      if (seen.name == a->name)
+        return at(source, fmt::format("/accounts/{}/name", i),
+                  "'" + a->name + "' is defined twice");
+    }
+    out.push_back(std::move(*a));
+  }
+  return out;
+}
+
+bool holds_inline_secret(const std::vector<AccountConfig>& accounts) {
+  return std::any_of(accounts.begin(), accounts.end(),
+                     [](const AccountConfig& a) { return !a.auth.key.empty(); });
+}
+
+std::optional<AccountConfig> account_from_environment(
+    const std::map<std::string, std::string>& env) {
+  auto get = [&](const char* k) {
+    auto it = env.find(k);
+    return it == env.end() ? std::string() : it->second;
+  };
+  const auto name = get("AZURE_BATCH_ACCOUNT"), endpoint = get("AZURE_BATCH_ENDPOINT");
+  if (name.empty() || endpoint.empty() || get("AZURE_BATCH_ACCESS_KEY").empty() || name == "local")
+    return std::nullopt;
+  AccountConfig acc;
+  acc.name = name;
+  // `az batch` accepts an endpoint without a scheme; it means https.
+  acc.endpoint =
+      trim_endpoint(endpoint.find("://") == std::string::npos ? "https://" + endpoint : endpoint);
+  acc.auth.kind = AuthKind::SharedKey;
+  acc.auth.key_env = "AZURE_BATCH_ACCESS_KEY";
+  acc.origin = AccountOrigin::Environment;
+  return acc;
+}
+
+std::vector<AccountConfig> merge_accounts(std::vector<AccountConfig> config,
+                                          std::vector<AccountConfig> others,
+                                          std::vector<std::string>& notes) {
+  for (auto& o : others) {
+    bool clash = std::any_of(config.begin(), config.end(),
+                             [&](const AccountConfig& c) { return c.name == o.name; });
+    if (clash) {
+      notes.push_back(
+          fmt::format("account '{}' from the {} is ignored: config.json defines it", o.name,
+                      o.origin == AccountOrigin::Environment ? "environment" : "management plane"));
+      continue;
+    }
+    config.push_back(std::move(o));
+  }
+  return config;
+}
+
+std::map<std::string, std::string> environment_map() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string s(*e);
+    auto eq = s.find('=');
+    if (eq != std::string::npos) env.emplace(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return env;
+}
+
+namespace {
+
+Result<std::string> resolve_secret(const std::string& inline_value, const std::string& env_name,
+                                   const std::string& command,
+                                   const std::map<std::string, std::string>& env,
+                                   const std::string& account) {
+  if (!inline_value.empty()) return inline_value;
+  if (!env_name.empty()) {
+    auto it = env.find(env_name);
+    if (it == env.end() || it->second.empty()) {
+      return make_error(ErrorKind::Auth,
+                        fmt::format("account {}: ${} is not set", account, env_name));
+    }
+    return it->second;
+  }
+  if (!command.empty()) return run_secret_command(command, account);
+  return make_error(ErrorKind::Auth, fmt::format("account {}: no secret configured", account));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Credential>> make_credential(const AccountConfig& a,
+                                                    const std::map<std::string, std::string>& env,
+                                                    std::shared_ptr<HttpClient> http) {
+  const auto& auth = a.auth;
+  switch (auth.kind) {
+    case AuthKind::SharedKey: {
+      auto key = resolve_secret(auth.key, auth.key_env, auth.key_command, env, a.name);
+      if (!key) return key.error();
+      return shared_key_credential(a.name, std::move(*key));
+    }
+    case AuthKind::ServicePrincipal: {
+      auto secret =
+          resolve_secret("", auth.client_secret_env, auth.client_secret_command, env, a.name);
+      if (!secret) return secret.error();
+      return client_secret_credential(auth.tenant, auth.client_id, std::move(*secret), auth.tokens,
+                                      std::move(http));
+    }
+    case AuthKind::ManagedIdentity:
+      return managed_identity_credential(
+          auth.client_id.empty() ? std::nullopt : std::optional(auth.client_id), auth.tokens,
+          std::move(http));
+    case AuthKind::AzureCli:
+      return azure_cli_credential(auth.az_path, auth.tokens.resource);
+  }
+  return make_error(ErrorKind::Internal, "unknown auth kind");
+}
+
+}  // namespace trainyard::azure

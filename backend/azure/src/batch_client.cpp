@@ -1,0 +1,193 @@
+#include "azure/batch_client.hpp"
+
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace trainyard::azure {
+
+namespace {
+
+ErrorKind kind_for_status(int status) {
+  switch (status) {
+    case 404:
+      return ErrorKind::NotFound;
+    case 409:
+    case 412:
+      return ErrorKind::Conflict;
+    case 401:
+    case 403:
+      return ErrorKind::Auth;
+    default:
+      return ErrorKind::Http;
+  }
+}
+
+// Connection refusals mean the request never reached the service, so even a create may be re-sent.
+bool never_reached_service(const Error& e) {
+  return e.message.find("Couldn't connect") != std::string::npos ||
+         e.message.find("Connection refused") != std::string::npos ||
+         e.message.find("Could not resolve") != std::string::npos;
+}
+
+}  // namespace
+
+Error error_from_response(const HttpResponse& r) {
+  auto parsed = parse_batch_error(r.body);
+  std::string code = parsed ? parsed->code : "HTTP" + std::to_string(r.status);
+  std::string message = parsed ? parsed->message : std::string("no Batch error in the response");
+  // The service says why a signature failed (e.g. an account name that differs); keep that.
+  if (parsed) {
+    for (const auto& v : parsed->values) {
+      if (v.name == "AuthenticationErrorDetail") message += " " + v.value.substr(0, 200);
+    }
+  }
+  auto request_id = r.header("request-id");
+  return make_error(kind_for_status(r.status),
+                    fmt::format("{}: {} (HTTP {}{}{})", code, message, r.status,
+                                request_id.empty() ? "" : ", request-id ", request_id));
+}
+
+BatchClient::BatchClient(BatchClientOptions options, std::shared_ptr<HttpClient> http,
+                         std::unique_ptr<Credential> credential, const Clock& clock)
+    : options_(std::move(options)),
+      http_(std::move(http)),
+      credential_(std::move(credential)),
+      clock_(clock),
+      rng_(std::random_device{}()) {}
+
+std::string BatchClient::url(const std::string& path, const Query& query) const {
+  std::string u = options_.endpoint + path + "?api-version=" + url_encode(options_.api_version);
+  for (const auto& [k, v] : query) u += "&" + url_encode(k) + "=" + url_encode(v);
+  return u;
+}
+
+Result<HttpResponse> BatchClient::attempt(HttpRequest req) {
+  if (auto ok = credential_->authorize(req, clock_.now()); !ok) return ok.error();
+  ++stats_.requests;
+  const auto before = http_->bytes_received();
+  auto r = http_->send(req);
+  stats_.bytes += http_->bytes_received() - before;
+  return r;
+}
+
+bool BatchClient::should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const {
+  if (attempt > options_.retry.max_retries) return false;
+  if (!r) return idempotent || never_reached_service(r.error());
+  if (!is_retryable_status(r->status)) return false;
+  // A create the service may have applied is retried only when it says it did not (429, 503).
+  return idempotent || r->status == 429 || r->status == 503;
+}
+
+Result<HttpResponse> BatchClient::call(const std::string& method, const std::string& path,
+                                       const Query& query, const std::string& body, Headers headers,
+                                       bool idempotent) {
+  if (auto ok = check_url_allowed(options_.endpoint); !ok) return ok.error();
+  HttpRequest req;
+  req.method = method;
+  req.url = url(path, query);
+  req.headers = std::move(headers);
+  req.body = body;
+  req.timeout = options_.timeout;
+  if (!body.empty())
+    req.headers.emplace_back("Content-Type", "application/json; odata=minimalmetadata");
+  for (int n = 1;; ++n) {
+    auto r = attempt(req);
+    if (!should_retry(r, idempotent, n)) {
+      if (!r) return r.error();
+      if (r->status >= 300 && r->status != 304) return error_from_response(*r);
+      return r;
+    }
+    ++stats_.retries;
+    std::this_thread::sleep_for(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+  }
+}
+
+Result<void> BatchClient::list(const std::string& path, const Query& query,
+                               const std::function<Result<void>(const ListPage&)>& on_page) {
+  auto r = call("GET", path, query);
+  while (true) {
+    if (!r) return r.error();
+    auto page = parse_list_page(r->body);
+    if (!page)
+      return make_error(ErrorKind::Parse,
+                        fmt::format("{}{}: {}", options_.endpoint, path, page.error().message));
+    if (auto ok = on_page(*page); !ok) return ok;
+    if (page->next_link.empty()) return {};
+    // The link is absolute and already carries api-version; it must stay on this endpoint.
+    if (page->next_link.rfind(options_.endpoint + "/", 0) != 0) {
+      return make_error(ErrorKind::Parse,
+                        fmt::format("{}: odata.nextLink leaves the account's endpoint", path));
+    }
+    HttpRequest req;
+    req.url = page->next_link;
+    req.timeout = options_.timeout;
+    r = attempt(req);
+    for (int n = 1; should_retry(r, true, n); ++n) {
+      ++stats_.retries;
+      std::this_thread::sleep_for(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+      r = attempt(req);
+    }
+    if (r && r->status >= 300) return error_from_response(*r);
+  }
+}
+
+namespace {
+
+template <typename T, typename F>
+Result<std::vector<T>> collect(BatchClient& c, const std::string& path, const Query& q, F parse) {
+  std::vector<T> out;
+  auto ok = c.list(path, q, [&](const ListPage& page) -> Result<void> {
+    for (const auto& item : page.items) {
+      auto e = parse(item);
+      if (!e) return e.error();
+      out.push_back(std::move(*e));
+    }
+    return {};
+  });
+  if (!ok) return ok.error();
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<Pool>> BatchClient::pools() {
+  return collect<Pool>(*this, "/pools", {},
+                       [&](const nlohmann::json& j) { return parse_pool(j, options_.account); });
+}
+
+Result<std::vector<Node>> BatchClient::nodes(const std::string& pool) {
+  return collect<Node>(
+      *this, "/pools/" + url_encode(pool) + "/nodes", {},
+      [&](const nlohmann::json& j) { return parse_node(j, options_.account, pool); });
+}
+
+Result<std::vector<Job>> BatchClient::jobs() {
+  return collect<Job>(*this, "/jobs", {},
+                      [&](const nlohmann::json& j) { return parse_job(j, options_.account); });
+}
+
+Result<std::vector<Task>> BatchClient::tasks(const std::string& job, const std::string& filter,
+                                             const std::string& select) {
+  Query q;
+  if (!filter.empty()) q.emplace_back("$filter", filter);
+  if (!select.empty()) q.emplace_back("$select", select);
+  return collect<Task>(
+      *this, "/jobs/" + url_encode(job) + "/tasks", q,
+      [&](const nlohmann::json& j) { return parse_task(j, options_.account, job); });
+}
+
+Result<void> BatchClient::add_task(const std::string& job, const nlohmann::json& task) {
+  const auto before = stats_.retries;
+  // Reconcilable, so retried like a read: a duplicate is recognised below.
+  auto r = call("POST", "/jobs/" + url_encode(job) + "/tasks", {}, task.dump(), {}, true);
+  if (r) return {};
+  // Re-sent after a lost answer, the add may have landed the first time: the same id is success.
+  if (stats_.retries > before && r.error().kind == ErrorKind::Conflict &&
+      r.error().message.rfind("TaskExists:", 0) == 0) {
+    return {};
+  }
+  return r.error();
+}
+
+}  // namespace trainyard::azure

@@ -1,0 +1,105 @@
+// CloudPool, ComputeNode and CloudJob from their wire JSON (azure-batch-api.md §5).
+#include <fmt/format.h>
+
+#include "azure/parse.hpp"
+
+namespace trainyard::azure {
+namespace {
+
+using nlohmann::json;
+
+void read_node_counts(const JsonFields& f, Pool& p) {
+  f.get("currentDedicatedNodes", p.current_dedicated_nodes);
+  f.get("targetDedicatedNodes", p.target_dedicated_nodes);
+  f.get("currentLowPriorityNodes", p.current_low_priority_nodes);
+  f.get("targetLowPriorityNodes", p.target_low_priority_nodes);
+}
+
+void read_pool_states(const JsonFields& f, Pool& p) {
+  // Unknown pool state reads as active: the only other state, deleting, ends the pool, and an
+  // unknown one is more likely a new working state than a new way of being deleted.
+  f.get_enum("state", p.state, PoolState::Active);
+  // Unknown allocation state reads as resizing: it is a change we don't know, and only steady
+  // pools may be resized, so nothing acts on a pool in it as if it were settled.
+  f.get_enum("allocationState", p.allocation_state, AllocationState::Resizing);
+}
+
+void read_node_states(const JsonFields& f, Node& n) {
+  // NodeState has its own catch-all, unknown, which is what the service means by it too.
+  f.get_enum("state", n.state, NodeState::Unknown);
+  // Unknown scheduling state reads as disabled: a node we cannot read as taking tasks is not
+  // counted as taking them.
+  f.get_enum("schedulingState", n.scheduling_state, SchedulingState::Disabled);
+}
+
+Error caught(const std::exception& e) {
+  return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
+}
+
+}  // namespace
+
+Result<Pool> parse_pool(const json& j, const std::string& account) try {
+  std::optional<Error> err;
+  JsonFields f(j, "", err);
+  Pool p;
+  p.account = account;
+  f.require("id", p.id);
+  f.get("displayName", p.display_name);
+  f.get("vmSize", p.vm_size);
+  read_pool_states(f, p);
+  read_node_counts(f, p);
+  // API versions before 2020-09-01 call it maxTasksPerNode; the new name wins when both appear.
+  f.get("maxTasksPerNode", p.task_slots_per_node);
+  f.get("taskSlotsPerNode", p.task_slots_per_node);
+  f.get("creationTime", p.creation_time);
+  f.get("stateTransitionTime", p.state_transition_time);
+  if (err) return *err;
+  return p;
+} catch (const std::exception& e) {
+  return caught(e);
+}
+
+Result<Node> parse_node(const json& j, const std::string& account, const std::string& pool) try {
+  std::optional<Error> err;
+  JsonFields f(j, "", err);
+  Node n;
+  n.account = account;
+  n.pool_id = pool;
+  f.require("id", n.id);
+  read_node_states(f, n);
+  f.get("vmSize", n.vm_size);
+  f.get("ipAddress", n.ip_address);
+  f.get("runningTasksCount", n.running_tasks_count);
+  f.get("runningTaskSlotsCount", n.running_task_slots_count);
+  f.get("totalTasksRun", n.total_tasks_run);
+  f.get("stateTransitionTime", n.state_transition_time);
+  // task_slots is the pool's taskSlotsPerNode, not on the node's wire; the caller fills it.
+  if (err) return *err;
+  return n;
+} catch (const std::exception& e) {
+  return caught(e);
+}
+
+Result<Job> parse_job(const json& j, const std::string& account) try {
+  std::optional<Error> err;
+  JsonFields f(j, "", err);
+  Job job;
+  job.account = account;
+  f.require("id", job.id);
+  f.get("displayName", job.display_name);
+  // A job on an auto pool names its pool only in executionInfo; poolInfo.poolId wins if both.
+  f.child("executionInfo").get("poolId", job.pool_id);
+  f.child("poolInfo").get("poolId", job.pool_id);
+  // Unknown job state reads as active: not final, so pollers keep watching the job.
+  f.get_enum("state", job.state, JobState::Active);
+  f.get("priority", job.priority);
+  f.get("creationTime", job.creation_time);
+  f.get("stateTransitionTime", job.state_transition_time);
+  f.get("metadata", job.metadata);
+  if (err) return *err;
+  return job;
+} catch (const std::exception& e) {
+  return caught(e);
+}
+
+}  // namespace trainyard::azure

@@ -1,0 +1,111 @@
+// CloudTask from its wire JSON (azure-batch-api.md §5), dependsOn ranges expanded.
+#include <algorithm>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "azure/parse.hpp"
+
+namespace trainyard::azure {
+namespace {
+
+using nlohmann::json;
+
+// Most task ids one dependsOn may expand to; Batch allows ranges of any width, and a hostile or
+// broken `{"start":1,"end":2000000000}` must not take gigabytes.
+constexpr std::size_t kMaxDependencyIds = 100'000;
+
+void read_task_states(const JsonFields& f, Task& t) {
+  // Unknown task state reads as active: not final, so the task is watched until it completes.
+  f.get_enum("state", t.state, TaskState::Active);
+  // Unknown previous state reads as none: it is shown only, and no guess is better than a wrong
+  // one.
+  f.get_enum("previousState", t.previous_state, std::optional<TaskState>{});
+}
+
+void read_constraints(const JsonFields& f, TaskConstraints& c) {
+  f.get("maxWallClockTime", c.max_wall_clock_time);
+  f.get("maxTaskRetryCount", c.max_task_retry_count);
+}
+
+// Appends the ids start..end of one taskIdRanges entry.
+void expand_range(const JsonFields& r, std::vector<std::string>& ids) {
+  int start = 0, end = 0;
+  r.require("start", start);
+  r.require("end", end);
+  if (!r.ok()) return;
+  if (end < start) return r.fail("", fmt::format("end {} is before start {}", end, start));
+  auto width = static_cast<std::size_t>(static_cast<std::int64_t>(end) - start + 1);
+  if (width > kMaxDependencyIds - std::min(ids.size(), kMaxDependencyIds))
+    return r.fail("", fmt::format("dependsOn expands to more than {} task ids", kMaxDependencyIds));
+  for (std::int64_t id = start; id <= end; ++id) ids.push_back(std::to_string(id));
+}
+
+void read_depends_on(const JsonFields& f, std::vector<std::string>& ids) {
+  f.get("taskIds", ids);
+  const json* ranges = f.array("taskIdRanges");
+  for (std::size_t i = 0; ranges && i < ranges->size() && f.ok(); ++i)
+    expand_range(f.element("taskIdRanges", i), ids);
+}
+
+FailureInfo read_failure_info(const JsonFields& f) {
+  FailureInfo fi;
+  // Unknown category reads as usererror: retry logic treats servererror as the service's fault
+  // and may retry, which an unknown category gives no grounds for.
+  f.get_enum("category", fi.category, ErrorCategory::UserError);
+  f.get("code", fi.code);
+  f.get("message", fi.message);
+  return fi;
+}
+
+void read_execution_info(const JsonFields& f, ExecutionInfo& e) {
+  f.get("startTime", e.start_time);
+  f.get("endTime", e.end_time);
+  f.get("exitCode", e.exit_code);
+  // Unknown result reads as failure: whatever it is, the service did not say success.
+  f.get_enum("result", e.result, std::optional<TaskResult>(TaskResult::Failure));
+  if (f.has("failureInfo")) e.failure_info = read_failure_info(f.child("failureInfo"));
+  f.get("retryCount", e.retry_count);
+  f.get("lastRetryTime", e.last_retry_time);
+  f.get("requeueCount", e.requeue_count);
+}
+
+TaskNodeInfo read_node_info(const JsonFields& f) {
+  TaskNodeInfo n;
+  f.get("poolId", n.pool_id);
+  f.get("nodeId", n.node_id);
+  f.get("taskRootDirectory", n.task_root_directory);
+  return n;
+}
+
+void read_task_basics(const JsonFields& f, Task& t) {
+  f.require("id", t.id);
+  f.get("displayName", t.display_name);
+  f.get("commandLine", t.command_line);
+  read_task_states(f, t);
+  f.get("creationTime", t.creation_time);
+  f.get("stateTransitionTime", t.state_transition_time);
+  f.get("environmentSettings", t.environment_settings);
+  f.get("requiredSlots", t.required_slots);
+}
+
+}  // namespace
+
+Result<Task> parse_task(const json& j, const std::string& account, const std::string& job) try {
+  std::optional<Error> err;
+  JsonFields f(j, "", err);
+  Task t;
+  t.account = account;
+  t.job_id = job;
+  read_task_basics(f, t);
+  read_constraints(f.child("constraints"), t.constraints);
+  read_depends_on(f.child("dependsOn"), t.depends_on.task_ids);
+  read_execution_info(f.child("executionInfo"), t.execution_info);
+  if (f.has("nodeInfo")) t.node_info = read_node_info(f.child("nodeInfo"));
+  if (err) return *err;
+  return t;
+} catch (const std::exception& e) {
+  return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
+}
+
+}  // namespace trainyard::azure
