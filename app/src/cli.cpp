@@ -27,6 +27,7 @@ int run_cli(int argc, char** argv) {
   register_supervise(app, st);
   register_emulator(app, st);
   register_accounts(app, st);
+  register_sync(app, st);
   try {
     // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.
     std::vector<std::string> args(argv + 1, argv + argc);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "account_lookup.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "azure/batch_client.hpp"
@@ -38,13 +39,10 @@ const char* auth_name(azure::AuthKind k) {
   return "?";
 }
 
-// Config accounts, then the `az batch` environment's (config wins a clash, with a note).
 Result<std::vector<azure::AccountConfig>> known_accounts(std::vector<std::string>& notes) {
   auto settings = load_settings(default_config_path());
   if (!settings) return settings.error();
-  std::vector<azure::AccountConfig> others;
-  if (auto env = azure::account_from_environment(azure::environment_map())) others.push_back(*env);
-  return azure::merge_accounts(settings->accounts, others, notes);
+  return trainyard::known_accounts(*settings, notes);
 }
 
 std::string origin_name(azure::AccountOrigin o) {
@@ -95,17 +93,15 @@ int accounts_test(const std::string& name) {
   for (const auto& a : *accounts) {
     if (!name.empty() && a.name != name) continue;
     ++tested;
-    auto http = std::make_shared<azure::HttpClient>(azure::TlsOptions{a.cacert});
-    auto cred = azure::make_credential(a, azure::environment_map(), http);
-    if (!cred) {
-      std::printf("FAIL %s: %s\n", a.name.c_str(), cred.error().message.c_str());
+    SystemClock clock;
+    auto client = open_batch_client(a, clock);
+    if (!client) {
+      std::printf("FAIL %s: %s\n", a.name.c_str(), client.error().message.c_str());
       ++failures;
       continue;
     }
-    SystemClock clock;
-    azure::BatchClient client({a.name, a.endpoint}, http, std::move(*cred), clock);
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = client.call("GET", "/pools", {{"maxresults", "1"}, {"$select", "id"}});
+    auto r = (*client)->call("GET", "/pools", {{"maxresults", "1"}, {"$select", "id"}});
     const auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
             .count();

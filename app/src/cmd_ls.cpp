@@ -3,10 +3,12 @@
 
 #include <fmt/format.h>
 
+#include "account_lookup.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "app/wire_json.hpp"
 #include "commands.hpp"
+#include "sync/batch_sync.hpp"
 #include "text_table.hpp"
 
 namespace trainyard {
@@ -15,7 +17,27 @@ namespace {
 struct LsOptions {
   std::string what, account = kLocalAccount, pool, job;
   bool json = false;
+  bool offline = false;
 };
+
+// A Batch account's listing first refreshes what it lists; when that fails, the cache is
+// shown with a warning, so `ls` works offline.
+void refresh_batch_account(AppContext& ctx, const LsOptions& o) {
+  if (o.offline || o.account == kLocalAccount || o.what == "accounts") return;
+  auto account = find_account(ctx.settings, o.account);
+  if (!account) return;
+  auto client = open_batch_client(*account, ctx.clock);
+  SyncScope scope{account->name, account->emulator ? AccountKind::Emulator : AccountKind::Batch,
+                  account->endpoint, o.what == "tasks" ? o.job : ""};
+  scope.pools = o.what == "pools" || o.what == "nodes";
+  scope.jobs = o.what == "jobs" || o.what == "tasks";
+  scope.tasks = o.what == "tasks";
+  auto synced = client ? full_sync(*ctx.store, **client, scope) : Result<SyncStats>(client.error());
+  if (!synced) {
+    std::fprintf(stderr, "trainyard: %s: showing the cache, the refresh failed: %s\n",
+                 o.account.c_str(), synced.error().message.c_str());
+  }
+}
 
 // `--json`: one array of entities in the Batch REST API's shapes.
 template <typename T>
@@ -138,6 +160,7 @@ int ls_command(const CliState& st, const LsOptions& o) {
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   // Listing also repairs: a run whose supervisor died is re-attached or marked failed.
   if (auto s = engine.schedule(); !s) return report(s.error());
+  refresh_batch_account(**ctx, o);
   if (o.what == "accounts") return print_accounts(**ctx, o);
   if (o.what == "pools") return print_pools(**ctx, o);
   if (o.what == "nodes") return print_nodes(**ctx, o);
@@ -157,6 +180,7 @@ void register_ls(CLI::App& app, CliState& st) {
   cmd->add_option("--pool", o->pool, "Pool (for nodes)");
   cmd->add_option("--job", o->job, "Job (for tasks; default: every job)");
   cmd->add_flag("--json", o->json, "One JSON array shaped as the Batch REST API shapes it");
+  cmd->add_flag("--offline", o->offline, "Batch accounts: list the cache without refreshing it");
   cmd->callback([&st, o] { st.action = [&st, o] { return ls_command(st, *o); }; });
 }
 

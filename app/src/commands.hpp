@@ -32,5 +32,6 @@ void register_submit(CLI::App& app, CliState& st);
 void register_supervise(CLI::App& app, CliState& st);
 void register_emulator(CLI::App& app, CliState& st);
 void register_accounts(CLI::App& app, CliState& st);
+void register_sync(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

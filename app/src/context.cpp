@@ -1,5 +1,7 @@
 #include "app/context.hpp"
 
+#include "account_lookup.hpp"
+
 #include <sys/stat.h>
 
 #include <cstdio>
@@ -59,7 +61,11 @@ Result<std::pair<std::string, std::string>> split_task_ref(const std::string& re
 
 Result<void> check_account(const std::string& account) {
   if (account.empty() || account == kLocalAccount) return ok_result();
-  return make_error(ErrorKind::Usage, fmt::format("unknown account '{}' (known: local)", account));
+  auto settings = load_settings(default_config_path());
+  if (!settings) return settings.error();
+  auto found = find_account(*settings, account);
+  if (!found) return found.error();
+  return ok_result();
 }
 
 }  // namespace trainyard

@@ -117,4 +117,24 @@ Result<std::vector<Node>> Store::nodes(const std::string& account, const std::st
   return detail::collect<Node>(*s, read_node);
 }
 
+Result<void> Store::delete_pool(const std::string& account, const std::string& id) {
+  return atomic([&]() -> Result<void> {
+    for (const char* sql : {"DELETE FROM nodes WHERE account = ?1 AND pool_id = ?2",
+                            "DELETE FROM pools WHERE account = ?1 AND id = ?2"}) {
+      auto s = cache_->get(sql, "delete pool");
+      if (!s) return s.error();
+      TY_TRY(s->bind(1, account).bind(2, id).run());
+    }
+    return ok_result();
+  });
+}
+
+Result<void> Store::delete_node(const std::string& account, const std::string& pool,
+                                const std::string& id) {
+  auto s = cache_->get("DELETE FROM nodes WHERE account = ?1 AND pool_id = ?2 AND id = ?3",
+                       "delete node");
+  if (!s) return s.error();
+  return s->bind(1, account).bind(2, pool).bind(3, id).run();
+}
+
 }  // namespace trainyard

@@ -111,6 +111,11 @@ class Store {
   Result<std::vector<Pool>> pools(const std::string& account);
   /// Inserts or replaces a node.
   Result<void> upsert_node(const Node& n);
+  /// Deletes a pool and its nodes.
+  Result<void> delete_pool(const std::string& account, const std::string& id);
+  /// Deletes one node.
+  Result<void> delete_node(const std::string& account, const std::string& pool,
+                           const std::string& id);
   /// Nodes of a pool, by id.
   Result<std::vector<Node>> nodes(const std::string& account, const std::string& pool);
 

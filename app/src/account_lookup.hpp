@@ -1,0 +1,26 @@
+// Finding a Batch account by name and opening a client for it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/settings.hpp"
+#include "azure/accounts.hpp"
+#include "azure/batch_client.hpp"
+#include "core/time.hpp"
+
+namespace trainyard {
+
+/// Config accounts, then the `az batch` environment's; clashes are noted in `notes`.
+std::vector<azure::AccountConfig> known_accounts(const Settings& settings,
+                                                 std::vector<std::string>& notes);
+
+/// The account called `name`; a Usage error listing the known ones otherwise.
+Result<azure::AccountConfig> find_account(const Settings& settings, const std::string& name);
+
+/// A client for the account, with its credential built now (secrets resolved here).
+Result<std::unique_ptr<azure::BatchClient>> open_batch_client(const azure::AccountConfig& account,
+                                                              const Clock& clock);
+
+}  // namespace trainyard

@@ -1,0 +1,90 @@
+// `trainyard sync [--account A] [--job J] [--json]`: one full pass of Batch accounts into the
+// cache.
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "account_lookup.hpp"
+#include "app/cli.hpp"
+#include "app/context.hpp"
+#include "commands.hpp"
+#include "sync/batch_sync.hpp"
+
+namespace trainyard {
+namespace {
+
+struct SyncFlags {
+  std::string account, job;
+  bool json = false;
+};
+
+std::string sync_line(const std::string& what, const SyncStats& s) {
+  return fmt::format("synced {}: {} entities, {} requests, {} bytes, {:.2f} s", what, s.entities,
+                     s.requests, s.bytes, s.seconds);
+}
+
+Result<SyncStats> sync_one(AppContext& ctx, const azure::AccountConfig& a, const std::string& job) {
+  auto client = open_batch_client(a, ctx.clock);
+  if (!client) return client.error();
+  SyncScope scope{a.name, a.emulator ? AccountKind::Emulator : AccountKind::Batch, a.endpoint, job};
+  return full_sync(*ctx.store, **client, scope);
+}
+
+int sync_command(const CliState& st, const SyncFlags& f) {
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return report(ctx.error());
+  std::vector<azure::AccountConfig> targets;
+  if (!f.account.empty()) {
+    auto a = find_account((*ctx)->settings, f.account);
+    if (!a) return report(a.error());
+    targets.push_back(*a);
+  } else {
+    std::vector<std::string> notes;
+    targets = known_accounts((*ctx)->settings, notes);
+    for (const auto& n : notes) std::fprintf(stderr, "trainyard: %s\n", n.c_str());
+    if (targets.empty())
+      return report(
+          make_error(ErrorKind::Usage, "no Batch account to sync (see trainyard accounts add)"));
+  }
+  if (!f.job.empty() && targets.size() != 1)
+    return report(make_error(ErrorKind::Usage, "--job needs --account"));
+  int failures = 0;
+  for (const auto& a : targets) {
+    auto stats = sync_one(**ctx, a, f.job);
+    if (!stats) {
+      std::fprintf(stderr, "trainyard: sync %s: %s\n", a.name.c_str(),
+                   stats.error().message.c_str());
+      ++failures;
+      continue;
+    }
+    const std::string what = f.job.empty() ? a.name : a.name + "/" + f.job;
+    if (f.json) {
+      std::printf("%s\n", nlohmann::json{{"synced", what},
+                                         {"entities", stats->entities},
+                                         {"deleted", stats->deleted},
+                                         {"requests", stats->requests},
+                                         {"bytes", stats->bytes},
+                                         {"seconds", stats->seconds}}
+                              .dump()
+                              .c_str());
+    } else {
+      std::printf("%s\n", sync_line(what, *stats).c_str());
+    }
+  }
+  return failures ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void register_sync(CLI::App& app, CliState& st) {
+  auto f = std::make_shared<SyncFlags>();
+  auto* cmd = app.add_subcommand("sync", "Fetch Batch accounts into the cache (one full pass)");
+  cmd->add_option("--account", f->account, "Only this account (default: every Batch account)");
+  cmd->add_option("--job", f->job, "Only this job and its tasks");
+  cmd->add_flag("--json", f->json, "Print the figures as JSON");
+  cmd->callback([&st, f] { st.action = [&st, f] { return sync_command(st, *f); }; });
+}
+
+}  // namespace trainyard

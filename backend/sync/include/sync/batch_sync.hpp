@@ -1,0 +1,39 @@
+// Full synchronisation of a Batch account into the store: pools, nodes, jobs and tasks, one
+// transaction per page, with entities the service no longer has removed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "azure/batch_client.hpp"
+#include "core/entities.hpp"
+#include "core/result.hpp"
+#include "store/store.hpp"
+
+namespace trainyard {
+
+/// What one pass did (the `trainyard sync` line).
+struct SyncStats {
+  int64_t entities = 0;  ///< pools, nodes, jobs and tasks written
+  int64_t deleted = 0;   ///< cached entities the service no longer has
+  uint64_t requests = 0;
+  uint64_t bytes = 0;  ///< response bytes received
+  double seconds = 0;
+};
+
+/// What to synchronise.
+struct SyncScope {
+  std::string account;
+  AccountKind kind = AccountKind::Batch;
+  std::string endpoint;
+  std::string job;    ///< only this job's tasks (and the job); empty: the whole account
+  bool pools = true;  ///< pools and their nodes
+  bool jobs = true;   ///< jobs (in scope)
+  bool tasks = true;  ///< the tasks of the jobs in scope
+};
+
+/// Lists everything in scope and writes it to the store; a failure leaves the pages already
+/// written in place (each is whole) and names what failed.
+Result<SyncStats> full_sync(Store& store, azure::BatchClient& client, const SyncScope& scope);
+
+}  // namespace trainyard
