@@ -42,9 +42,12 @@ void add_tui_flags(CLI::App& app, TuiFlags& f) {
 }
 
 int run_tui(const CliState& st, const TuiFlags& f) {
-  if (auto a = check_account(f.account); !a) return report(a.error());
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
+  // An account only the cache still knows stays browsable offline.
+  if (auto a = check_account(f.account); !a && !cached_account((*ctx)->store.get(), f.account)) {
+    return report(a.error());
+  }
   TuiOptions o;
   o.theme = f.theme.empty() ? (*ctx)->settings.theme : f.theme;
   o.view = f.open;

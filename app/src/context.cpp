@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -57,6 +58,14 @@ Result<std::pair<std::string, std::string>> split_task_ref(const std::string& re
       ref.find('/', slash + 1) != std::string::npos)
     return make_error(ErrorKind::Usage, fmt::format("'{}': expected JOB/TASK", ref));
   return std::pair{ref.substr(0, slash), ref.substr(slash + 1)};
+}
+
+bool cached_account(Store* store, const std::string& account) {
+  auto accounts =
+      store ? store->accounts() : Result<std::vector<Account>>(make_error(ErrorKind::Internal, ""));
+  if (!accounts) return false;
+  return std::any_of(accounts->begin(), accounts->end(),
+                     [&](const Account& a) { return a.name == account; });
 }
 
 Result<void> check_account(const std::string& account) {

@@ -36,4 +36,7 @@ Result<std::pair<std::string, std::string>> split_task_ref(const std::string& re
 /// Refuses accounts other than `local` until Batch accounts exist.
 Result<void> check_account(const std::string& account);
 
+/// True when the cache holds account `account` (browsable offline even if no longer configured).
+bool cached_account(Store* store, const std::string& account);
+
 }  // namespace trainyard
