@@ -42,7 +42,8 @@ Result<AuthConfig> parse_auth(const json& a, const std::string& source, const st
       "tenantId",  "clientId",     "clientSecretEnv", "clientSecretCommand",
       "authority", "imdsEndpoint", "azPath"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
-  for (const auto& [k, v] : a.items()) {
+  for (const auto& item : a.items()) {
+    const std::string& k = item.key();
     if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k == x; }) ==
         std::end(kKeys)) {
       return at(source, ptr + "/" + k, "unknown key");
@@ -94,7 +95,8 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
   static const char* const kKeys[] = {"name",     "kind",   "endpoint", "auth",
                                       "readonly", "colour", "cacert"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
-  for (const auto& [k, v] : a.items()) {
+  for (const auto& item : a.items()) {
+    const std::string& k = item.key();
     if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k == x; }) ==
         std::end(kKeys)) {
       return at(source, ptr + "/" + k, "unknown key");

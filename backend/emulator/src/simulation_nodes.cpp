@@ -273,6 +273,11 @@ void copy_execution(const trainyard::Task& from, Execution& to) {
   if (e.failure_info) {
     to.failure_code = e.failure_info->code;
     to.failure_message = e.failure_info->message;
+    // The engine's word for a stopped run; Batch reports a terminated task as TaskEnded.
+    if (to.failure_code == "TaskTerminated") {
+      to.failure_code = "TaskEnded";
+      to.failure_message = "Task Was Ended by User Request";
+    }
   }
 }
 

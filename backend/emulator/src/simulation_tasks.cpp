@@ -260,10 +260,22 @@ void Service::finish_task(JobEntity& j, TaskEntity& t) {
   for (size_t i = 1; i < t.subtasks.size(); ++i) {
     auto& s = t.subtasks[i];
     release(s.node_id);
-    // The primary's end ends the task; instances still running are stopped, as Batch does.
-    if (s.state != TaskState::Completed && runner_) {
-      runner_->stop(j.id, subtask_engine_id(t, static_cast<int>(i)), std::chrono::seconds(2));
+    // The primary's end ends the task; instances still running are stopped, as Batch does,
+    // and every instance is reported completed from then on.
+    if (s.state == TaskState::Completed) continue;
+    const auto id = subtask_engine_id(t, static_cast<int>(i));
+    auto st = runner_ ? runner_->status(j.id, id) : std::nullopt;
+    if (st && st->state == trainyard::TaskState::Completed) {
+      copy_execution(*st, s.exec);
+    } else {
+      if (runner_) runner_->stop(j.id, id, std::chrono::seconds(2));
+      s.exec.end = now();
+      s.exec.result = TaskResult::Failure;
+      s.exec.failure_code = "TaskEnded";
+      s.exec.failure_message = "The instance was ended because the primary task completed";
     }
+    s.state = TaskState::Completed;
+    s.state_time = now();
   }
   if (!t.subtasks.empty()) {
     t.subtasks[0].exec = t.exec;

@@ -191,4 +191,12 @@ Result<int64_t> Store::failed_task_count(const std::string& account, const std::
   return *row ? s->i64(0) : 0;
 }
 
+Result<std::vector<std::string>> Store::task_ids(const std::string& account,
+                                                 const std::string& job) {
+  auto s = cache_->get("SELECT id FROM tasks WHERE account = ?1 AND job_id = ?2", "list task ids");
+  if (!s) return s.error();
+  s->bind(1, account).bind(2, job);
+  return detail::collect<std::string>(*s, [](const detail::Stmt& st) { return st.text(0); });
+}
+
 }  // namespace trainyard

@@ -9,6 +9,13 @@ namespace trainyard {
 
 namespace {
 
+// Every task property the store keeps (and nothing else: url, eTag, userIdentity… stay on the
+// wire).
+constexpr const char* kTaskSelect =
+    "id,displayName,commandLine,state,creationTime,stateTransitionTime,previousState,"
+    "environmentSettings,"
+    "constraints,dependsOn,requiredSlots,executionInfo,nodeInfo";
+
 // One page of items written in one transaction, so a reader never sees half a page.
 template <typename T, typename Parse, typename Write>
 Result<void> sync_list(Store& store, azure::BatchClient& client, const std::string& path,
@@ -77,18 +84,15 @@ Result<void> sync_tasks(Store& store, azure::BatchClient& client, const SyncScop
                         const std::string& job, SyncStats& stats) {
   std::set<std::string> tasks;
   auto ok = sync_list<Task>(
-      store, client, "/jobs/" + azure::url_encode(job) + "/tasks", {},
+      store, client, "/jobs/" + azure::url_encode(job) + "/tasks", {{"$select", kTaskSelect}},
       [&](const nlohmann::json& j) { return azure::parse_task(j, scope.account, job); },
       [&](const Task& t) { return store.upsert_task(t); }, tasks, stats);
   if (!ok) return ok;
-  TaskQuery q;
-  q.account = scope.account;
-  q.job = job;
-  auto cached = store.tasks(q);
+  auto cached = store.task_ids(scope.account, job);
   if (!cached) return cached.error();
-  for (const auto& t : *cached) {
-    if (tasks.count(t.id)) continue;
-    if (auto d = store.delete_task(scope.account, job, t.id); !d) return d;
+  for (const auto& id : *cached) {
+    if (tasks.count(id)) continue;
+    if (auto d = store.delete_task(scope.account, job, id); !d) return d;
     ++stats.deleted;
   }
   return {};

@@ -139,6 +139,8 @@ class Store {
   Result<std::vector<Task>> tasks(const TaskQuery& q);
   /// How many tasks match the query (limit/offset ignored).
   Result<int64_t> count_tasks(const TaskQuery& q);
+  /// The ids of a job's tasks (cheap: for deletion passes).
+  Result<std::vector<std::string>> task_ids(const std::string& account, const std::string& job);
   /// Task counts by state for a job (or the account when job is empty); every state is present.
   Result<std::map<TaskState, int64_t>> task_counts(const std::string& account,
                                                    const std::string& job);
