@@ -13,7 +13,7 @@ using azuretest::EmulatorProcess;
 using nlohmann::json;
 
 struct Fixture {
-  explicit Fixture(std::vector<std::string> extra = {}, TlsOptions tls = {})
+  explicit Fixture(std::vector<std::string> extra = {}, bool trust_emulator_ca = false)
       : emu(std::move(extra)) {
     BatchClientOptions o;
     o.account = emu.account();
@@ -21,8 +21,7 @@ struct Fixture {
     o.retry.base = std::chrono::milliseconds(20);
     o.retry.cap = std::chrono::milliseconds(200);
     o.retry.max_retries = 8;
-    if (tls.ca_file == "from-emulator") tls.ca_file = emu.ca_file();
-    http = std::make_shared<HttpClient>(tls);
+    http = std::make_shared<HttpClient>(TlsOptions{trust_emulator_ca ? emu.ca_file() : ""});
     client = std::make_unique<BatchClient>(o, http, shared_key_credential(emu.account(), emu.key()),
                                            clock);
   }
@@ -117,7 +116,7 @@ TEST(BatchClient, AddTaskIsSafeToRetry) {
 }
 
 TEST(BatchClient, TlsVerifiesAgainstTheEmulatorsCa) {
-  Fixture trusted({"--tls"}, TlsOptions{"from-emulator"});
+  Fixture trusted({"--tls"}, true);
   EXPECT_EQ(trusted.emu.endpoint().rfind("https://", 0), 0u);
   auto ok = trusted.client->pools();
   EXPECT_TRUE(ok.ok()) << ok.error().message;

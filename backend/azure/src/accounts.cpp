@@ -1,5 +1,8 @@
 #include "azure/accounts.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "secret_command.hpp"
@@ -28,6 +31,20 @@ bool opt_string(const json& o, const char* key, std::string& out, const std::str
   return true;
 }
 
+// The first key of `o` not in `known`, as an error naming it.
+template <size_t N>
+std::optional<Error> unknown_key(const json& o, const char* const (&known)[N],
+                                 const std::string& source, const std::string& ptr) {
+  for (const auto& item : o.items()) {
+    const std::string& k = item.key();
+    if (std::find_if(std::begin(known), std::end(known), [&](const char* x) { return k == x; }) ==
+        std::end(known)) {
+      return at(source, ptr + "/" + k, "unknown key");
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<AuthKind> auth_kind(const std::string& s) {
   if (s == "sharedKey") return AuthKind::SharedKey;
   if (s == "servicePrincipal") return AuthKind::ServicePrincipal;
@@ -42,13 +59,7 @@ Result<AuthConfig> parse_auth(const json& a, const std::string& source, const st
       "tenantId",  "clientId",     "clientSecretEnv", "clientSecretCommand",
       "authority", "imdsEndpoint", "azPath"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
-  for (const auto& item : a.items()) {
-    const std::string& k = item.key();
-    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k == x; }) ==
-        std::end(kKeys)) {
-      return at(source, ptr + "/" + k, "unknown key");
-    }
-  }
+  if (auto e = unknown_key(a, kKeys, source, ptr)) return *e;
   AuthConfig auth;
   Error err;
   std::string type = "sharedKey";
@@ -95,13 +106,7 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
   static const char* const kKeys[] = {"name",     "kind",   "endpoint", "auth",
                                       "readonly", "colour", "cacert"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
-  for (const auto& item : a.items()) {
-    const std::string& k = item.key();
-    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* x) { return k == x; }) ==
-        std::end(kKeys)) {
-      return at(source, ptr + "/" + k, "unknown key");
-    }
-  }
+  if (auto e = unknown_key(a, kKeys, source, ptr)) return *e;
   AccountConfig acc;
   Error err;
   std::string kind = "batch", colour;

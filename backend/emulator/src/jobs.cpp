@@ -3,6 +3,7 @@
 
 #include <strings.h>
 
+#include "local/engine.hpp"
 #include "runner.hpp"
 #include "service.hpp"
 
@@ -27,12 +28,6 @@ const char* const kJobSpecProperties[] = {
     "usesTaskDependencies",
     "networkConfiguration",
 };
-
-bool valid_id(const std::string& id) {
-  return !id.empty() && id.size() <= 64 &&
-         id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") ==
-             std::string::npos;
-}
 
 bool valid_enum(const nlohmann::json& body, const char* name,
                 std::initializer_list<const char*> values) {
@@ -71,7 +66,8 @@ void Service::add_job(Call& c) {
   if (!c.body_object(body)) return;
   if (!body.contains("id") || !body["id"].is_string())
     return bad_property(c, "MissingRequiredProperty", "id");
-  if (!valid_id(body["id"])) return bad_property(c, "InvalidPropertyValue", "id");
+  if (!is_valid_batch_id(body["id"].get<std::string>()))
+    return bad_property(c, "InvalidPropertyValue", "id");
   if (!body.contains("poolInfo") || !body["poolInfo"].is_object()) {
     return bad_property(c, "MissingRequiredProperty", "poolInfo");
   }
@@ -157,7 +153,7 @@ void Service::list_jobs(Call& c) {
   ListQuery q;
   if (!parse_list(c, ListKind::Jobs, q)) return;
   std::shared_lock lock(mu_);
-  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#jobs\",\"value\":[";
+  std::string body = page_start("jobs");
   int n = 0;
   std::string last;
   auto it = q.after.empty() ? jobs_.begin() : jobs_.upper_bound(q.after);
@@ -191,7 +187,7 @@ void Service::list_job_schedules(Call& c) {
   ListQuery q;
   if (!parse_list(c, ListKind::JobSchedules, q)) return;
   // Job schedules cannot be created here, so the list is always empty.
-  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#jobschedules\",\"value\":[";
+  std::string body = page_start("jobschedules");
   finish_page(c, body, false, "");
 }
 
@@ -240,11 +236,7 @@ void Service::delete_job(Call& c, const std::string& id) {
   auto* j = find_job(c, id);
   if (!j || !c.conditions_pass(*j, true)) return;
   if (j->state != JobState::Deleting) {
-    for (const auto& tid : j->running) {
-      auto& t = j->tasks.at(tid);
-      if (runner_ && t.engine_started)
-        runner_->stop(j->id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
-    }
+    for (const auto& tid : j->running) stop_run(*j, j->tasks.at(tid), std::chrono::seconds(2));
     set_job_state(*j, JobState::Deleting);
   }
   c.empty(202);
@@ -279,8 +271,8 @@ void Service::job_action(Call& c, const std::string& id, const std::string& acti
       auto& t = j->tasks.at(*it++);
       if (how == "requeue")
         requeue_task(*j, t);
-      else if (how == "terminate" && runner_ && t.engine_started)
-        runner_->stop(j->id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
+      else if (how == "terminate")
+        stop_run(*j, t, std::chrono::seconds(2));
     }
     set_job_state(*j, JobState::Disabling);
   } else if (action == "enable") {
@@ -290,11 +282,7 @@ void Service::job_action(Call& c, const std::string& id, const std::string& acti
     set_job_state(*j, JobState::Enabling);
   } else {
     j->terminate_reason = body.value("terminateReason", "UserTerminate");
-    for (const auto& tid : j->running) {
-      auto& t = j->tasks.at(tid);
-      if (runner_ && t.engine_started)
-        runner_->stop(j->id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
-    }
+    for (const auto& tid : j->running) stop_run(*j, j->tasks.at(tid), std::chrono::seconds(2));
     set_job_state(*j, JobState::Terminating);
   }
   c.empty(202, base_url_ + "/jobs/" + id);
@@ -338,8 +326,7 @@ void Service::prep_release_status(Call& c, const std::string& id) {
     return c.error(409, "JobPreparationTaskNotSpecified",
                    "The specified job does not have a job preparation task.");
   }
-  std::string body = "{\"odata.metadata\":\"" + base_url_ +
-                     "/$metadata#jobpreparationandreleasetaskstatuslist\",\"value\":[";
+  std::string body = page_start("jobpreparationandreleasetaskstatuslist");
   int n = 0;
   std::string last;
   auto it = q.after.empty() ? j->nodes.begin() : j->nodes.upper_bound(q.after);

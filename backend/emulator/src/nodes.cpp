@@ -96,7 +96,7 @@ void Service::list_nodes(Call& c, const std::string& pool) {
   if (!parse_list(c, ListKind::Nodes, q)) return;
   std::shared_lock lock(mu_);
   if (!pools_.count(pool)) return not_found(c, "PoolNotFound", "pool");
-  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#nodes\",\"value\":[";
+  std::string body = page_start("nodes");
   int count = 0;
   std::string last;
   auto it = q.after.empty() ? nodes_.begin() : nodes_.upper_bound(q.after);

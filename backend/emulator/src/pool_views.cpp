@@ -156,8 +156,7 @@ void Service::node_counts(Call& c) {
   ListQuery q;
   if (!parse_list(c, ListKind::NodeCounts, q)) return;
   std::shared_lock lock(mu_);
-  std::string body =
-      "{\"odata.metadata\":\"" + base_url_ + "/$metadata#poolnodecounts\",\"value\":[";
+  std::string body = page_start("poolnodecounts");
   int n = 0;
   std::string last;
   auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);
@@ -205,8 +204,7 @@ void Service::supported_images(Call& c) {
       {"batch.node.windows amd64", "microsoftwindowsserver", "windowsserver", "2022-datacenter",
        ""},
   };
-  std::string body =
-      "{\"odata.metadata\":\"" + base_url_ + "/$metadata#supportedimages\",\"value\":[";
+  std::string body = page_start("supportedimages");
   int n = 0, index = 0;
   const int start = q.after.empty() ? 0 : std::atoi(q.after.c_str());
   for (const auto& img : kImages) {

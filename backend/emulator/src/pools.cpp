@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "emulator/autoscale.hpp"
+#include "local/engine.hpp"
 #include "service.hpp"
 
 namespace trainyard::emu {
@@ -69,11 +70,7 @@ void Service::add_pool(Call& c) {
   }
   PoolEntity p;
   p.id = body["id"].get<std::string>();
-  if (p.id.empty() || p.id.size() > 64 ||
-      p.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") !=
-          std::string::npos) {
-    return bad_property(c, "InvalidPropertyValue", "id");
-  }
+  if (!is_valid_batch_id(p.id)) return bad_property(c, "InvalidPropertyValue", "id");
   bool bad = false;
   p.target_dedicated = non_negative_int(body, "targetDedicatedNodes", bad);
   p.target_low_priority = non_negative_int(body, "targetLowPriorityNodes", bad);
@@ -118,7 +115,7 @@ void Service::list_pools(Call& c) {
   ListQuery q;
   if (!parse_list(c, ListKind::Pools, q)) return;
   std::shared_lock lock(mu_);
-  std::string body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#pools\",\"value\":[";
+  std::string body = page_start("pools");
   int n = 0;
   std::string last;
   auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);

@@ -261,6 +261,10 @@ bool Service::parse_list(Call& c, ListKind kind, ListQuery& q) {
   return true;
 }
 
+std::string Service::page_start(const char* what) const {
+  return "{\"odata.metadata\":\"" + base_url_ + "/$metadata#" + what + "\",\"value\":[";
+}
+
 void Service::finish_page(Call& c, std::string& body, bool more, const std::string& last_id) {
   body += "]";
   if (more) {

@@ -151,6 +151,12 @@ class Service {
   void requeue_task(JobEntity& j, TaskEntity& t);
   void after_task_completed(JobEntity& j, TaskEntity& t);
   void preempt_node(NodeEntity& n);
+  /// Gives back the slots a running task (and each of its instances) holds on its nodes.
+  void release_slots(const TaskEntity& t);
+  /// Ends the task's primary run in the engine, if it has one.
+  void stop_run(const JobEntity& j, const TaskEntity& t, std::chrono::seconds grace);
+  /// `{"odata.metadata":"<base>/$metadata#<what>","value":[` — the start of every list page.
+  std::string page_start(const char* what) const;
   NodeEntity& add_node(PoolEntity& p, bool dedicated);
   void launch_start_task(NodeEntity& n, const PoolEntity& p);
   void collect_start_tasks();
@@ -171,6 +177,7 @@ class Service {
   std::map<std::string, JobEntity> jobs_;
   std::map<std::string, Micros> tokens_;  ///< bearer token → expiry
   uint64_t node_seq_ = 0;
+  int64_t engine_version_ = -2;  ///< the engine store's data_version when runs were last read
   std::atomic<uint64_t> changes_{0};
   uint64_t saved_changes_ = 0;
   Faults faults_;

@@ -40,9 +40,13 @@ void Service::tick() {
   if (runner_) runner_->pump();
   tick_pools();
   tick_nodes();
-  collect_start_tasks();
-  collect_prep_release();
-  collect_runs();
+  // Runs change only when a supervisor writes the engine store: read them only then.
+  if (const int64_t version = runner_ ? runner_->data_version() : -1; version != engine_version_) {
+    engine_version_ = version;
+    collect_start_tasks();
+    collect_prep_release();
+    collect_runs();
+  }
   tick_jobs();
   schedule_tasks();
 }
@@ -249,7 +253,7 @@ void Service::collect_runs() {
   }
 }
 
-void Service::finish_task(JobEntity& j, TaskEntity& t) {
+void Service::release_slots(const TaskEntity& t) {
   auto release = [&](const std::string& node_id) {
     auto n = nodes_.find(node_id);
     if (n == nodes_.end()) return;
@@ -257,9 +261,17 @@ void Service::finish_task(JobEntity& j, TaskEntity& t) {
     n->second.running_tasks -= 1;
   };
   release(t.node_id);
+  for (size_t i = 1; i < t.subtasks.size(); ++i) release(t.subtasks[i].node_id);
+}
+
+void Service::stop_run(const JobEntity& j, const TaskEntity& t, std::chrono::seconds grace) {
+  if (runner_ && t.engine_started) runner_->stop(j.id, engine_id(t.id, t.engine_generation), grace);
+}
+
+void Service::finish_task(JobEntity& j, TaskEntity& t) {
+  release_slots(t);
   for (size_t i = 1; i < t.subtasks.size(); ++i) {
     auto& s = t.subtasks[i];
-    release(s.node_id);
     // The primary's end ends the task; instances still running are stopped, as Batch does,
     // and every instance is reported completed from then on.
     if (s.state == TaskState::Completed) continue;
@@ -299,14 +311,7 @@ void Service::requeue_task(JobEntity& j, TaskEntity& t) {
     for (int i = 0; i < instances; ++i)
       runner_->stop(j.id, subtask_engine_id(t, i), std::chrono::seconds(1));
   }
-  auto release = [&](const std::string& node_id) {
-    auto n = nodes_.find(node_id);
-    if (n == nodes_.end()) return;
-    n->second.running_slots -= t.required_slots;
-    n->second.running_tasks -= 1;
-  };
-  release(t.node_id);
-  for (size_t i = 1; i < t.subtasks.size(); ++i) release(t.subtasks[i].node_id);
+  release_slots(t);
   t.subtasks.clear();
   t.engine_started = false;
   t.engine_generation++;
@@ -362,11 +367,7 @@ void Service::after_task_completed(JobEntity& j, TaskEntity& t) {
 void Service::complete_job(JobEntity& j, const std::string& reason) {
   if (j.state == JobState::Terminating || j.state == JobState::Completed) return;
   j.terminate_reason = reason;
-  for (const auto& tid : j.running) {
-    auto& t = j.tasks.at(tid);
-    if (runner_ && t.engine_started)
-      runner_->stop(j.id, engine_id(t.id, t.engine_generation), std::chrono::seconds(2));
-  }
+  for (const auto& tid : j.running) stop_run(j, j.tasks.at(tid), std::chrono::seconds(2));
   set_job_state(j, JobState::Terminating);
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "local/engine.hpp"
 #include "runner.hpp"
 #include "service.hpp"
 
@@ -25,12 +26,6 @@ const char* const kTaskExtraProperties[] = {
     "authenticationTokenSettings",
     "containerSettings",
 };
-
-bool valid_id(const std::string& id) {
-  return !id.empty() && id.size() <= 64 &&
-         id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") ==
-             std::string::npos;
-}
 
 int64_t duration_us(const nlohmann::json& v, bool& bad) {
   if (!v.is_string()) {
@@ -76,7 +71,7 @@ BodyError check_multi_instance(const nlohmann::json& mi) {
 std::pair<std::string, std::string> Service::build_task(const nlohmann::json& body, TaskEntity& t) {
   if (!body.is_object()) return {"InvalidRequestBody", ""};
   if (!body.contains("id") || !body["id"].is_string()) return {"MissingRequiredProperty", "id"};
-  if (!valid_id(body["id"])) return {"InvalidPropertyValue", "id"};
+  if (!is_valid_batch_id(body["id"].get<std::string>())) return {"InvalidPropertyValue", "id"};
   if (!body.contains("commandLine") || !body["commandLine"].is_string()) {
     return {"MissingRequiredProperty", "commandLine"};
   }
@@ -231,7 +226,7 @@ void Service::list_tasks(Call& c, const std::string& job) {
   if (!j) return;
   std::string body;
   body.reserve(static_cast<size_t>(q.max_results) * (q.select.all() ? 900 : 200));
-  body = "{\"odata.metadata\":\"" + base_url_ + "/$metadata#tasks\",\"value\":[";
+  body = page_start("tasks");
   int n = 0;
   std::string last;
   auto it = q.after.empty() ? j->tasks.begin() : j->tasks.upper_bound(q.after);
@@ -320,17 +315,8 @@ void Service::delete_task(Call& c, const std::string& job, const std::string& ta
   if (!j) return;
   auto* t = find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
-  if (runner_ && t->engine_started) {
-    const auto eid = engine_id(t->id, t->engine_generation);
-    if (t->state != TaskState::Completed) runner_->stop(job, eid, std::chrono::seconds(1));
-  }
-  if (t->state == TaskState::Running || t->state == TaskState::Preparing) {
-    auto n = nodes_.find(t->node_id);
-    if (n != nodes_.end()) {
-      n->second.running_slots -= t->required_slots;
-      n->second.running_tasks -= 1;
-    }
-  }
+  if (t->state != TaskState::Completed) stop_run(*j, *t, std::chrono::seconds(1));
+  if (t->state == TaskState::Running || t->state == TaskState::Preparing) release_slots(*t);
   j->pending.erase(task);
   j->running.erase(task);
   j->tasks.erase(task);
@@ -354,8 +340,8 @@ void Service::task_action(Call& c, const std::string& job, const std::string& ta
       t->exec.end = c.now;
       set_task_state(*t, TaskState::Completed);
       after_task_completed(*j, *t);
-    } else if (t->state != TaskState::Completed && runner_ && t->engine_started) {
-      runner_->stop(job, engine_id(t->id, t->engine_generation), std::chrono::seconds(3));
+    } else if (t->state != TaskState::Completed) {
+      stop_run(*j, *t, std::chrono::seconds(3));
     }
     return c.empty(204);
   }
