@@ -84,6 +84,25 @@ std::string default_config_path() {
   return std::string(home ? home : ".") + "/.config/trainyard/config.json";
 }
 
+// One positive number of `poll`, within [low, high].
+Result<void> read_rate(const json& p, const char* key, double low, double high, double& out,
+                       const std::string& source) {
+  if (!p.contains(key)) return ok_result();
+  if (!p[key].is_number() || p[key].get<double>() < low || p[key].get<double>() > high)
+    return bad(source, std::string("/poll/") + key,
+               fmt::format("expected a number from {} to {}", low, high));
+  out = p[key].get<double>();
+  return ok_result();
+}
+
+Result<void> read_poll(const json& p, PollSettings& out, const std::string& source) {
+  if (!p.is_object()) return bad(source, "/poll", "expected an object");
+  TY_TRY(only_keys(p, {"focusSeconds", "backgroundSeconds", "requestsPerSecond"}, source, "/poll"));
+  TY_TRY(read_rate(p, "focusSeconds", 0.2, 60, out.focus_seconds, source));
+  TY_TRY(read_rate(p, "backgroundSeconds", 5, 3600, out.background_seconds, source));
+  return read_rate(p, "requestsPerSecond", 0.1, 100, out.requests_per_second, source);
+}
+
 Result<Settings> parse_settings(const std::string& text, const std::string& source) {
   Settings s;
   s.source = source;
@@ -93,8 +112,9 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   } catch (const json::parse_error& e) {
     return make_error(ErrorKind::Parse, fmt::format("{}: {}", source, e.what()));
   }
-  if (auto r = only_keys(j, {"version", "theme", "local", "metrics", "accounts", "defaultAccount"},
-                         source, "");
+  if (auto r = only_keys(
+          j, {"version", "theme", "local", "metrics", "accounts", "defaultAccount", "poll"}, source,
+          "");
       !r)
     return r.error();
   if (j.contains("version") &&
@@ -114,6 +134,8 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     if (!accounts) return accounts.error();
     s.accounts = std::move(*accounts);
   }
+  if (j.contains("poll"))
+    if (auto r = read_poll(j["poll"], s.poll, source); !r) return r.error();
   if (j.contains("defaultAccount")) {
     if (!j["defaultAccount"].is_string())
       return bad(source, "/defaultAccount", "expected an account name");

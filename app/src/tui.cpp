@@ -129,6 +129,7 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
                                            GpuMonitorOptions{},
                                            [st = st_.get()] { st->events.post(Wake{}); });
+  register_known_accounts(ctx);
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, view_from_name(st_->options.view));
@@ -173,7 +174,8 @@ void Tui::refresh() {
     refresh_sweep(ctx_, *st_);
   else if (f.view != View::Logs && f.view != View::Detail)
     load_page(ctx_, *st_);
-  st_->data_time = ctx_.clock.now();
+  update_pollers(ctx_, *st_);
+  fill_sync_status(ctx_, *st_);
 }
 
 void Tui::draw() {
@@ -232,6 +234,7 @@ std::chrono::milliseconds Tui::refresh_interval() const {
 }
 
 int Tui::run() {
+  st_->live = true;
   st_->gpus->start();
   draw();
   auto next_refresh = std::chrono::steady_clock::now() + refresh_interval();

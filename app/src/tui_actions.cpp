@@ -216,6 +216,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Refresh:
       st.last_schedule = {};
+      poke_poller(st);
       break;
     default:
       break;

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/event_queue.hpp"
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
+#include "sync/batch_poller.hpp"
 #include "sync/log_file.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/dialog.hpp"
@@ -123,8 +125,12 @@ struct TuiState {
   SweepState sweep;
   int body_height = 10;  ///< table rows that fit, from the last draw
   std::unique_ptr<LocalEngine> engine;
-  EventQueue events;  ///< workers (the GPU sampler) wake the loop through its fd
+  EventQueue events;  ///< workers (the GPU sampler, pollers) wake the loop through its fd
   std::unique_ptr<GpuMonitor> gpus;
+  /// Batch accounts' pollers by account, started when first shown (after `events`: they post
+  /// to it, so they are destroyed, and joined, first).
+  std::map<std::string, std::unique_ptr<BatchPoller>> pollers;
+  bool live = false;  ///< an interactive loop runs (headless frames never poll)
   std::chrono::steady_clock::time_point last_schedule{};
   std::chrono::steady_clock::time_point last_reload{};
   int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
@@ -173,6 +179,29 @@ void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
 
 /// Detail (tui_detail.cpp).
 void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+
+/// Batch pollers (tui_pollers.cpp).
+/// Adds the configured and environment accounts to the store, so the Accounts pane lists them.
+void register_known_accounts(AppContext& ctx);
+/// Starts the focused account's poller when needed and tells each poller what is on screen.
+void update_pollers(AppContext& ctx, TuiState& st);
+/// Asks the focused account's poller to refresh what is on screen now.
+void poke_poller(TuiState& st);
+/// The sync-mark scope a frame shows (`tasks/<job>`…); empty for panes with none.
+std::string focus_scope(const Frame& f);
+/// Data age and poller notes in the status bar for the focused frame.
+void fill_sync_status(AppContext& ctx, TuiState& st);
+/// When each part of a Batch account was last confirmed (read once per page of rows).
+struct SyncAges {
+  bool batch = false;                        ///< a Batch or emulator account: rows show their age
+  std::map<std::string, Timestamp> checked;  ///< by scope
+  /// `3s`, `2m`… since `scope` was confirmed; `never` when it was not.
+  std::string age(const std::string& scope) const;
+};
+SyncAges load_sync_ages(AppContext& ctx, const std::string& account);
+/// A pool's health: its resize error, else how many nodes are unusable or failed their start
+/// task; empty when well.
+std::string pool_health(AppContext& ctx, const Pool& p);
 
 /// Sweep (tui_sweep.cpp).
 /// Loads the job's runs when the store or the job changed, then fills `st.page`.

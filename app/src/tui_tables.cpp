@@ -7,6 +7,7 @@
 
 #include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
+#include "sync/incremental_sync.hpp"
 #include "sync/metric_parser.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
@@ -106,6 +107,9 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                {"METRIC", 12},
                {"DISK", 5, 1, 0, Align::Right},
                {"COMMAND", 0, 10, 3}};
+  // A Batch task has no local disk: its column says how old the row is instead.
+  auto ages = load_sync_ages(ctx, f.account);
+  if (ages.batch) p.columns[8] = {"SYNCED", 6, 1, 0, Align::Right};
   TaskQuery q;
   q.account = f.account;
   q.job = f.job;
@@ -127,6 +131,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
       hit = cache.emplace(key, RowExtras{spark, metric, run_disk(ctx, t)}).first;
     }
     const auto& [spark, metric, disk] = hit->second;
+    std::string last_cell = ages.batch ? ages.age(tasks_scope(t.job_id)) : disk;
     Role r = task_role(t);
     std::string name = t.display_name.empty() ? t.id : t.id + " (" + t.display_name + ")";
     p.rows.push_back(TableRow{{{sanitize_text(name), std::nullopt},
@@ -137,7 +142,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                                {ran_for(t), std::nullopt},
                                {spark, Role::Sparkline},
                                {metric, std::nullopt},
-                               {disk, Role::Dim},
+                               {last_cell, Role::Dim},
                                {sanitize_text(t.command_line), Role::Dim}}});
     p.keys.push_back(t.id);
   }
@@ -152,6 +157,8 @@ void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePag
                {"DONE", 6, 1, 0, Align::Right},
                {"FAILED", 7, 1, 0, Align::Right},
                {"AGE", 5, 1, 0, Align::Right}};
+  auto ages = load_sync_ages(ctx, f.account);
+  if (ages.batch) p.columns.push_back({"SYNCED", 6, 1, 0, Align::Right});
   auto jobs = ctx.store->jobs(f.account);
   if (!jobs) return;
   fill_page(p, *jobs, f.cursor.filter, first, rows, [&](const Job& j) {
@@ -167,6 +174,7 @@ void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePag
          {std::to_string(n(TaskState::Completed) - bad), Role::StateSuccess},
          {std::to_string(bad), bad ? std::optional(Role::StateFailure) : std::nullopt},
          {age_of(j.creation_time), std::nullopt}}};
+    if (ages.batch) row.cells.push_back({ages.age(tasks_scope(j.id)), Role::Dim});
     return std::pair{j.id, row};
   });
 }
@@ -190,9 +198,14 @@ void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                {"NODES", 7, 1, 0, Align::Right},
                {"SLOTS/NODE", 10, 1, 0, Align::Right},
                {"VM SIZE", 0, 6, 1}};
+  auto ages = load_sync_ages(ctx, f.account);
+  if (ages.batch) {
+    p.columns.push_back({"HEALTH", 0, 8, 2});
+    p.columns.push_back({"SYNCED", 6, 1, 0, Align::Right});
+  }
   auto pools = ctx.store->pools(f.account);
   if (!pools) return;
-  fill_page(p, *pools, f.cursor.filter, first, rows, [](const Pool& pl) {
+  fill_page(p, *pools, f.cursor.filter, first, rows, [&](const Pool& pl) {
     TableRow row{{{pl.id, std::nullopt},
                   {std::string(to_wire(pl.state)), Role::StateActive},
                   {std::string(to_wire(pl.allocation_state)), std::nullopt},
@@ -200,6 +213,12 @@ void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                    std::nullopt},
                   {std::to_string(pl.task_slots_per_node), std::nullopt},
                   {pl.vm_size, std::nullopt}}};
+    if (ages.batch) {
+      auto health = pool_health(ctx, pl);
+      row.cells.push_back({sanitize_text(health),
+                           health.empty() ? std::nullopt : std::optional(Role::StateFailure)});
+      row.cells.push_back({ages.age(kPoolsScope), Role::Dim});
+    }
     return std::pair{pl.id, row};
   });
 }
@@ -210,6 +229,11 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                {"SCHEDULING", 10},
                {"SLOTS", 7, 1, 0, Align::Right},
                {"IP", 0, 9, 1}};
+  auto ages = load_sync_ages(ctx, f.account);
+  if (ages.batch) {
+    p.columns.push_back({"ERROR", 0, 8, 3});
+    p.columns.push_back({"SYNCED", 6, 1, 0, Align::Right});
+  }
   auto nodes = ctx.store->nodes(f.account, f.pool);
   if (!nodes) return;
   // The local node's live counts come from the tasks, not from a stored copy.
@@ -222,6 +246,10 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                   {std::string(to_wire(n.scheduling_state)), std::nullopt},
                   {fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), std::nullopt},
                   {n.ip_address, std::nullopt}}};
+    if (ages.batch) {
+      row.cells.push_back({sanitize_text(n.error), Role::StateFailure});
+      row.cells.push_back({ages.age(nodes_scope(n.pool_id)), Role::Dim});
+    }
     return std::pair{n.id, row};
   });
 }

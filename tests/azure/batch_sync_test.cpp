@@ -5,46 +5,14 @@
 #include <filesystem>
 #include <thread>
 
-#include "emulator_process.hpp"
 #include "store/store.hpp"
 #include "sync/batch_sync.hpp"
+#include "sync_fixture.hpp"
 
 namespace trainyard {
 namespace {
 
-using azuretest::EmulatorProcess;
-namespace fs = std::filesystem;
-
-struct SyncFixture {
-  explicit SyncFixture(std::vector<std::string> extra = {}) : emu(std::move(extra)) {
-    std::string tmpl = (fs::temp_directory_path() / "trainyard-sync-XXXXXX").string();
-    dir = ::mkdtemp(tmpl.data());
-    auto opened = Store::open(dir + "/cache.db");
-    if (!opened) throw std::runtime_error(opened.error().message);
-    store = std::move(opened.value());
-    azure::BatchClientOptions o;
-    o.account = emu.account();
-    o.endpoint = emu.endpoint();
-    o.retry.base = std::chrono::milliseconds(10);
-    o.retry.cap = std::chrono::milliseconds(100);
-    o.retry.max_retries = 10;
-    client = std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu.account(), emu.key()), clock);
-    scope = SyncScope{emu.account(), AccountKind::Emulator, emu.endpoint()};
-  }
-  ~SyncFixture() {
-    store.reset();
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-  EmulatorProcess emu;
-  std::string dir;
-  std::unique_ptr<Store> store;
-  SystemClock clock;
-  std::unique_ptr<azure::BatchClient> client;
-  SyncScope scope;
-};
+using azuretest::SyncFixture;
 
 TEST(BatchSync, StoresTheWholeAccount) {
   SyncFixture f({"--seed-tasks", "1500"});

@@ -174,13 +174,16 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
     t.command_line = "true";
     ASSERT_TRUE((*s)->upsert_task(t).ok());
     // Turn it back into what version 1 wrote.
-    ASSERT_EQ(sqlite3_exec((*s)->handle(), "DROP TABLE task_params; PRAGMA user_version = 1;",
+    ASSERT_EQ(sqlite3_exec((*s)->handle(),
+                           "DROP TABLE task_params; DROP TABLE sync_marks; "
+                           "ALTER TABLE pools DROP COLUMN resize_error; "
+                           "ALTER TABLE nodes DROP COLUMN error; PRAGMA user_version = 1;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 2);
+  EXPECT_EQ((*s)->schema_version(), 3);
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
   ASSERT_TRUE((*s)->set_task_parameters("local", "j", "t", {{"lr", "0.1"}, {"bs", "32"}}).ok());
@@ -189,6 +192,14 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   EXPECT_EQ(*p, (std::vector<NameValue>{{"lr", "0.1"}, {"bs", "32"}}));
   ASSERT_TRUE((*s)->delete_task("local", "j", "t").ok());
   EXPECT_TRUE((*s)->task_parameters("local", "j", "t")->empty());
+  // Version 3: pool health and sync marks.
+  Pool pool;
+  pool.account = "a";
+  pool.id = "p";
+  pool.resize_error = "AllocationTimedout: no capacity";
+  ASSERT_TRUE((*s)->upsert_pool(pool).ok());
+  EXPECT_EQ((*s)->pools("a")->front().resize_error, pool.resize_error);
+  EXPECT_TRUE((*s)->set_sync_mark("a", {"pools", Timestamp{}, std::nullopt, ""}).ok());
   std::filesystem::remove_all(dir);
 }
 

@@ -12,6 +12,13 @@
 
 namespace trainyard {
 
+/// `poll`: how Batch accounts are polled.
+struct PollSettings {
+  double focus_seconds = 1.5;      ///< what is on screen
+  double background_seconds = 45;  ///< the rest of the account
+  double requests_per_second = 4;  ///< one budget per account, shared by every pane
+};
+
 /// Settings with their defaults; a missing config file gives exactly these.
 struct Settings {
   std::string theme = "dark";
@@ -20,7 +27,8 @@ struct Settings {
   std::map<std::string, std::string> main_metric;  ///< job id → metric shown in tables
   std::vector<azure::AccountConfig> accounts;      ///< `accounts`: Batch and emulator accounts
   std::string default_account;                     ///< `defaultAccount`; empty: `local`
-  std::string source;                              ///< the file they came from, empty for defaults
+  PollSettings poll;
+  std::string source;  ///< the file they came from, empty for defaults
 };
 
 /// `$TRAINYARD_CONFIG`, else `$XDG_CONFIG_HOME/trainyard/config.json`, else `~/.config/…`.

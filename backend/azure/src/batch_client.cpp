@@ -1,5 +1,6 @@
 #include "azure/batch_client.hpp"
 
+#include <ctime>
 #include <thread>
 
 #include <fmt/format.h>
@@ -48,6 +49,14 @@ Error error_from_response(const HttpResponse& r) {
                                 request_id.empty() ? "" : ", request-id ", request_id));
 }
 
+std::optional<Timestamp> parse_http_date(const std::string& text) {
+  std::tm tm{};
+  const char* end = strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  if (!end || *end) return std::nullopt;
+  return std::chrono::time_point_cast<Duration>(
+      std::chrono::system_clock::from_time_t(timegm(&tm)));
+}
+
 BatchClient::BatchClient(BatchClientOptions options, std::shared_ptr<HttpClient> http,
                          std::unique_ptr<Credential> credential, const Clock& clock)
     : options_(std::move(options)),
@@ -68,6 +77,10 @@ Result<HttpResponse> BatchClient::attempt(HttpRequest req) {
   const auto before = http_->bytes_received();
   auto r = http_->send(req);
   stats_.bytes += http_->bytes_received() - before;
+  if (r && (r->status == 429 || r->status == 503)) ++stats_.throttled;
+  if (r) {
+    if (auto t = parse_http_date(r->header("Date"))) server_time_ = t;
+  }
   return r;
 }
 

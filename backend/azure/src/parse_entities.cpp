@@ -32,6 +32,40 @@ void read_node_states(const JsonFields& f, Node& n) {
   f.get_enum("schedulingState", n.scheduling_state, SchedulingState::Disabled);
 }
 
+// `code: message` of each element of array `key` (resizeErrors, errors), `; `-joined.
+std::string error_list(const JsonFields& f, std::string_view key) {
+  std::string out;
+  const json* list = f.array(key);
+  for (std::size_t i = 0; list && i < list->size(); ++i) {
+    auto e = f.element(key, i);
+    std::string code, message;
+    e.get("code", code);
+    e.get("message", message);
+    if (!out.empty()) out += "; ";
+    out += message.empty() ? code : code + ": " + message;
+  }
+  return out;
+}
+
+// startTaskInfo.failureInfo with the exit code, then the node's errors.
+std::string node_error(const JsonFields& f) {
+  auto start = f.child("startTaskInfo");
+  std::string out;
+  if (start.has("failureInfo")) {
+    std::optional<int> exit_code;
+    start.get("exitCode", exit_code);
+    auto info = start.child("failureInfo");
+    std::string code, message;
+    info.get("code", code);
+    info.get("message", message);
+    out = "start task failed" + (exit_code ? " (exit " + std::to_string(*exit_code) + ")" : "") +
+          ": " + (message.empty() ? code : code + ": " + message);
+  }
+  auto errors = error_list(f, "errors");
+  if (!errors.empty()) out += (out.empty() ? "" : "; ") + errors;
+  return out;
+}
+
 Error caught(const std::exception& e) {
   return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
 }
@@ -53,6 +87,7 @@ Result<Pool> parse_pool(const json& j, const std::string& account) try {
   f.get("taskSlotsPerNode", p.task_slots_per_node);
   f.get("creationTime", p.creation_time);
   f.get("stateTransitionTime", p.state_transition_time);
+  p.resize_error = error_list(f, "resizeErrors");
   if (err) return *err;
   return p;
 } catch (const std::exception& e) {
@@ -73,6 +108,7 @@ Result<Node> parse_node(const json& j, const std::string& account, const std::st
   f.get("runningTaskSlotsCount", n.running_task_slots_count);
   f.get("totalTasksRun", n.total_tasks_run);
   f.get("stateTransitionTime", n.state_transition_time);
+  n.error = node_error(f);
   // task_slots is the pool's taskSlotsPerNode, not on the node's wire; the caller fills it.
   if (err) return *err;
   return n;

@@ -103,6 +103,7 @@ Result<void> Store::delete_job(const std::string& account, const std::string& id
   return atomic([&]() -> Result<void> {
     TY_TRY(delete_task_rows(account, id, nullptr));
     for (const char* sql : {"DELETE FROM job_metadata WHERE account = ?1 AND job_id = ?2",
+                            "DELETE FROM sync_marks WHERE account = ?1 AND scope = 'tasks/' || ?2",
                             "DELETE FROM jobs WHERE account = ?1 AND id = ?2"}) {
       auto s = cache_->get(sql, "delete job");
       if (!s) return s.error();

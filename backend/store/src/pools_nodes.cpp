@@ -15,11 +15,11 @@ AccountKind parse_kind(const std::string& s) {
 constexpr const char* kPoolColumns =
     "account, id, display_name, vm_size, state, allocation_state, current_dedicated_nodes, "
     "target_dedicated_nodes, current_low_priority_nodes, target_low_priority_nodes, "
-    "task_slots_per_node, creation_time, state_transition_time";
+    "task_slots_per_node, creation_time, state_transition_time, resize_error";
 
 constexpr const char* kNodeColumns =
     "account, pool_id, id, state, scheduling_state, vm_size, ip_address, running_tasks_count, "
-    "running_task_slots_count, total_tasks_run, task_slots, state_transition_time";
+    "running_task_slots_count, total_tasks_run, task_slots, state_transition_time, error";
 
 Pool read_pool(const detail::Stmt& s) {
   Pool p;
@@ -36,6 +36,7 @@ Pool read_pool(const detail::Stmt& s) {
   p.task_slots_per_node = s.i32(10);
   p.creation_time = s.opt_time(11);
   p.state_transition_time = s.opt_time(12);
+  p.resize_error = s.text(13);
   return p;
 }
 
@@ -53,6 +54,7 @@ Node read_node(const detail::Stmt& s) {
   n.total_tasks_run = s.i32(9);
   n.task_slots = s.i32(10);
   n.state_transition_time = s.opt_time(11);
+  n.error = s.text(12);
   return n;
 }
 
@@ -77,14 +79,15 @@ Result<std::vector<Account>> Store::accounts() {
 
 Result<void> Store::upsert_pool(const Pool& p) {
   auto s = cache_->get(std::string("INSERT OR REPLACE INTO pools(") + kPoolColumns +
-                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                        "upsert pool");
   if (!s) return s.error();
   s->bind(1, p.account).bind(2, p.id).bind(3, p.display_name).bind(4, p.vm_size);
   s->bind(5, p.state).bind(6, p.allocation_state).bind(7, p.current_dedicated_nodes);
   s->bind(8, p.target_dedicated_nodes).bind(9, p.current_low_priority_nodes);
   s->bind(10, p.target_low_priority_nodes).bind(11, p.task_slots_per_node);
-  return s->bind(12, p.creation_time).bind(13, p.state_transition_time).run();
+  s->bind(12, p.creation_time).bind(13, p.state_transition_time);
+  return s->bind(14, p.resize_error).run();
 }
 
 Result<std::vector<Pool>> Store::pools(const std::string& account) {
@@ -98,14 +101,14 @@ Result<std::vector<Pool>> Store::pools(const std::string& account) {
 
 Result<void> Store::upsert_node(const Node& n) {
   auto s = cache_->get(std::string("INSERT OR REPLACE INTO nodes(") + kNodeColumns +
-                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                        "upsert node");
   if (!s) return s.error();
   s->bind(1, n.account).bind(2, n.pool_id).bind(3, n.id).bind(4, n.state);
   s->bind(5, n.scheduling_state).bind(6, n.vm_size).bind(7, n.ip_address);
   s->bind(8, n.running_tasks_count).bind(9, n.running_task_slots_count);
   s->bind(10, n.total_tasks_run).bind(11, n.task_slots);
-  return s->bind(12, n.state_transition_time).run();
+  return s->bind(12, n.state_transition_time).bind(13, n.error).run();
 }
 
 Result<std::vector<Node>> Store::nodes(const std::string& account, const std::string& pool) {
@@ -120,6 +123,7 @@ Result<std::vector<Node>> Store::nodes(const std::string& account, const std::st
 Result<void> Store::delete_pool(const std::string& account, const std::string& id) {
   return atomic([&]() -> Result<void> {
     for (const char* sql : {"DELETE FROM nodes WHERE account = ?1 AND pool_id = ?2",
+                            "DELETE FROM sync_marks WHERE account = ?1 AND scope = 'nodes/' || ?2",
                             "DELETE FROM pools WHERE account = ?1 AND id = ?2"}) {
       auto s = cache_->get(sql, "delete pool");
       if (!s) return s.error();

@@ -111,8 +111,20 @@ CREATE TABLE task_params(
   PRIMARY KEY(account, job_id, task_id, ord)) WITHOUT ROWID;
 )sql";
 
+// Version 3: when each part of a Batch account was last confirmed by its poller (row ages), the
+// service-time watermark its incremental queries start from, and the last error there; a pool's
+// resize errors and a node's start-task failure or errors (pool health).
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE sync_marks(
+  account TEXT NOT NULL, scope TEXT NOT NULL, checked_at INTEGER,
+  watermark INTEGER, error TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY(account, scope)) WITHOUT ROWID;
+ALTER TABLE pools ADD COLUMN resize_error TEXT NOT NULL DEFAULT '';
+ALTER TABLE nodes ADD COLUMN error TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3};
   return steps;
 }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -35,7 +36,8 @@ struct BatchClientOptions {
 struct ClientStats {
   uint64_t requests = 0;  ///< attempts sent, retries included
   uint64_t retries = 0;
-  uint64_t bytes = 0;  ///< response body bytes received
+  uint64_t throttled = 0;  ///< answers 429 or 503: the service asks the caller to slow down
+  uint64_t bytes = 0;      ///< response body bytes received
 };
 
 /// One account's data-plane client. Not thread-safe: one per poller.
@@ -66,6 +68,8 @@ class BatchClient {
   Result<void> add_task(const std::string& job, const nlohmann::json& task);
 
   const ClientStats& stats() const { return stats_; }
+  /// The service's clock (the `Date` header) at the last answer; nullopt before any.
+  std::optional<Timestamp> server_time() const { return server_time_; }
   const BatchClientOptions& options() const { return options_; }
 
  private:
@@ -78,8 +82,12 @@ class BatchClient {
   std::unique_ptr<Credential> credential_;
   const Clock& clock_;
   ClientStats stats_;
+  std::optional<Timestamp> server_time_;
   std::mt19937_64 rng_;
 };
+
+/// An RFC 1123 date (`Sun, 22 Nov 2026 07:01:02 GMT`), as in the `Date` header.
+std::optional<Timestamp> parse_http_date(const std::string& text);
 
 /// The Error a non-2xx Batch response stands for (see BatchClient::call).
 Error error_from_response(const HttpResponse& r);

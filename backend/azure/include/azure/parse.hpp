@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,6 +65,29 @@ struct TaskAddResult {
 
 /// Parses `{"value":[{"status":…,"taskId":…,"eTag":…,"error":{…}}]}`.
 Result<std::vector<TaskAddResult>> parse_task_add_results(std::string_view body);
+
+/// A job's task counts (`GET /jobs/{id}/taskcounts`, its `taskCounts` object).
+struct JobTaskCounts {
+  int active = 0;
+  int running = 0;
+  int completed = 0;
+  int succeeded = 0;
+  int failed = 0;
+  bool operator==(const JobTaskCounts&) const = default;
+};
+
+/// Parses a taskcounts body; Parse error naming the member when malformed.
+Result<JobTaskCounts> parse_task_counts(std::string_view body);
+
+/// One pool's entry of `GET /nodecounts`: nodes per state (lower-case wire name, dedicated and
+/// Spot added together; `total` and states with no node left out).
+struct PoolNodeCounts {
+  std::string pool;
+  std::map<std::string, int> by_state;
+};
+
+/// Parses one item of a nodecounts list page.
+Result<PoolNodeCounts> parse_pool_node_counts(const nlohmann::json& j);
 
 /// Typed reads of one JSON object's members for the parsers of Batch bodies. The first failure (a
 /// wrong type, a bad time, a missing required member) is kept in a sink shared by the readers of

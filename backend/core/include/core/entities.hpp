@@ -47,6 +47,7 @@ struct Pool {
   int task_slots_per_node = 1;
   std::optional<Timestamp> creation_time;
   std::optional<Timestamp> state_transition_time;
+  std::string resize_error;  ///< resizeErrors as `code: message`, `; `-joined; empty when none
 };
 
 /// ComputeNode.
@@ -63,6 +64,8 @@ struct Node {
   int total_tasks_run = 0;
   int task_slots = 1;  ///< slots this node offers (taskSlotsPerNode of its pool)
   std::optional<Timestamp> state_transition_time;
+  /// Why it is unwell: the start task's failure (with its exit code) and `errors`, `; `-joined.
+  std::string error;
 };
 
 /// CloudJob.

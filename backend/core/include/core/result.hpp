@@ -85,3 +85,14 @@ inline Result<void> ok_result() {
 }
 
 }  // namespace trainyard
+
+// Returns the error of a failed Result from the enclosing function. __COUNTER__ keeps the
+// temporary's name unique when TY_TRY nests (a lambda inside TY_TRY(read(...))).
+#define TY_TRY_CAT2(a, b) a##b
+#define TY_TRY_CAT(a, b) TY_TRY_CAT2(a, b)
+#define TY_TRY(expr) TY_TRY_IMPL(expr, TY_TRY_CAT(ty_try_result_, __COUNTER__))
+#define TY_TRY_IMPL(expr, var)    \
+  do {                            \
+    auto var = (expr);            \
+    if (!var) return var.error(); \
+  } while (0)

@@ -76,6 +76,16 @@ struct LocalRun {
   int grace_seconds = 10;
 };
 
+/// How current one part of a Batch account's cache is (row ages, incremental polling).
+///
+/// Scopes: `pools`, `jobs`, `nodes/<pool>`, `tasks/<job>`.
+struct SyncMark {
+  std::string scope;
+  std::optional<Timestamp> checked_at;  ///< when a poll last confirmed it (this machine's clock)
+  std::optional<Timestamp> watermark;   ///< the service's time an incremental query starts from
+  std::string error;                    ///< why the last poll of it failed; empty when it did not
+};
+
 /// A connection to cache.db; one per process and thread that writes.
 ///
 /// Every method returns errors as values (ErrorKind::Db for SQLite failures) and never throws.
@@ -190,6 +200,17 @@ class Store {
   /// Names of the metrics a task has, in order of first appearance.
   Result<std::vector<std::string>> metric_names(const std::string& account, const std::string& job,
                                                 const std::string& task);
+
+  // Sync marks
+  /// Records a successful poll of `mark.scope` (its error cleared).
+  Result<void> set_sync_mark(const std::string& account, const SyncMark& mark);
+  /// Records why a poll of `scope` failed, keeping when it last succeeded.
+  Result<void> set_sync_error(const std::string& account, const std::string& scope,
+                              const std::string& error);
+  /// The mark of one scope, or nullopt when it was never polled.
+  Result<std::optional<SyncMark>> sync_mark(const std::string& account, const std::string& scope);
+  /// Every mark of an account, by scope.
+  Result<std::vector<SyncMark>> sync_marks(const std::string& account);
 
   // Local runs
   /// Inserts or replaces the process record of a local task (synchronous=FULL outside write()).

@@ -1,0 +1,157 @@
+// The TUI's Batch pollers: one per account visited, told what is on screen, and what the status
+// bar says about them (how old the data is, who polls, the last error).
+#include <fmt/format.h>
+
+#include "account_lookup.hpp"
+#include "sync/incremental_sync.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+PollFocus focus_of(const Frame& f) {
+  PollFocus p;
+  switch (f.view) {
+    case View::Pools:
+      p.pools = true;
+      break;
+    case View::Nodes:
+      p.pool = f.pool;
+      break;
+    case View::Jobs:
+      p.jobs = true;
+      break;
+    case View::Tasks:
+    case View::Logs:
+    case View::Detail:
+    case View::Sweep:
+      p.job = f.job;
+      break;
+    default:
+      break;
+  }
+  return p;
+}
+
+// The poller of `account`, started on first use; null for local and unknown accounts.
+BatchPoller* poller_for(AppContext& ctx, TuiState& st, const std::string& account) {
+  if (account == kLocalAccount) return nullptr;
+  if (auto it = st.pollers.find(account); it != st.pollers.end()) return it->second.get();
+  auto config = find_account(ctx.settings, account);
+  if (!config) return nullptr;  // known only to the cache: browsable offline, never polled
+  const Clock& clock = ctx.clock;
+  BatchClientFactory factory = [cfg = *config, &clock] { return open_batch_client(cfg, clock); };
+  PollerOptions o;
+  const auto& poll = ctx.settings.poll;
+  o.focus_interval = std::chrono::milliseconds(static_cast<int64_t>(poll.focus_seconds * 1000));
+  o.background_interval =
+      std::chrono::milliseconds(static_cast<int64_t>(poll.background_seconds * 1000));
+  o.requests_per_second = poll.requests_per_second;
+  auto p =
+      std::make_unique<BatchPoller>(account, ctx.data_dir + "/cache.db", ctx.data_dir + "/locks",
+                                    factory, o, [q = &st.events] { q->post(Wake{}); });
+  p->start();
+  return st.pollers.emplace(account, std::move(p)).first->second.get();
+}
+
+std::string short_error(std::string e) {
+  if (e.size() > 120) e = e.substr(0, 117) + "...";
+  return e;
+}
+
+}  // namespace
+
+std::string focus_scope(const Frame& f) {
+  switch (f.view) {
+    case View::Pools:
+      return kPoolsScope;
+    case View::Nodes:
+      return nodes_scope(f.pool);
+    case View::Jobs:
+      return kJobsScope;
+    case View::Tasks:
+    case View::Logs:
+    case View::Detail:
+    case View::Sweep:
+      return f.job.empty() ? kJobsScope : tasks_scope(f.job);
+    default:
+      return "";
+  }
+}
+
+std::string SyncAges::age(const std::string& scope) const {
+  auto it = checked.find(scope);
+  return it == checked.end() ? "never" : format_age(SystemClock().now() - it->second);
+}
+
+SyncAges load_sync_ages(AppContext& ctx, const std::string& account) {
+  SyncAges ages;
+  ages.batch = account != kLocalAccount;
+  if (!ages.batch) return ages;
+  if (auto marks = ctx.store->sync_marks(account))
+    for (const auto& m : *marks)
+      if (m.checked_at) ages.checked[m.scope] = *m.checked_at;
+  return ages;
+}
+
+std::string pool_health(AppContext& ctx, const Pool& p) {
+  if (!p.resize_error.empty()) return "resize: " + p.resize_error;
+  auto nodes = ctx.store->nodes(p.account, p.id);
+  if (!nodes) return "";
+  int unusable = 0, start_failed = 0;
+  for (const auto& n : *nodes) {
+    unusable += n.state == NodeState::Unusable;
+    start_failed += n.state == NodeState::StartTaskFailed;
+  }
+  std::string out;
+  if (start_failed) out = fmt::format("{} start task failed", start_failed);
+  if (unusable) out += fmt::format("{}{} unusable", out.empty() ? "" : ", ", unusable);
+  return out;
+}
+
+void register_known_accounts(AppContext& ctx) {
+  std::vector<std::string> notes;
+  for (const auto& a : known_accounts(ctx.settings, notes)) {
+    Account row{a.name, a.emulator ? AccountKind::Emulator : AccountKind::Batch, a.endpoint};
+    (void)ctx.store->upsert_account(row);
+  }
+}
+
+void update_pollers(AppContext& ctx, TuiState& st) {
+  if (!st.live) return;
+  const auto& f = st.top();
+  BatchPoller* focused = poller_for(ctx, st, f.account);
+  for (auto& [account, p] : st.pollers)
+    p->set_focus(p.get() == focused ? focus_of(f) : PollFocus{});
+}
+
+void poke_poller(TuiState& st) {
+  if (auto it = st.pollers.find(st.top().account); it != st.pollers.end()) it->second->poke();
+}
+
+void fill_sync_status(AppContext& ctx, TuiState& st) {
+  const auto& f = st.top();
+  st.status.note.clear();
+  if (f.account == kLocalAccount || f.view == View::Accounts) {
+    st.data_time = ctx.clock.now();
+    return;
+  }
+  auto mark = ctx.store->sync_mark(f.account, focus_scope(f));
+  st.data_time = mark && *mark ? (*mark)->checked_at : std::nullopt;
+  auto it = st.pollers.find(f.account);
+  if (it == st.pollers.end()) {
+    st.status.note = st.live ? "offline: cache only" : "";
+    return;
+  }
+  auto s = it->second->status();
+  if (!s.polling && s.holder_pid) st.status.note = fmt::format("polled by pid {}", s.holder_pid);
+  if (s.backoff.count() >= 1000)
+    st.status.note = fmt::format("slowed +{}s", s.backoff.count() / 1000);
+  std::string error = !s.last_error.empty() ? s.last_error : mark && *mark ? (*mark)->error : "";
+  if (!error.empty() && st.status.level != StatusLevel::Error)
+    set_status(st, "sync: " + short_error(error), StatusLevel::Error);
+  if (error.empty() && st.status.message.rfind("sync: ", 0) == 0)
+    set_status(st, "sync: recovered", StatusLevel::Ok);
+}
+
+}  // namespace trainyard

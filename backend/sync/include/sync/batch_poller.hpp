@@ -1,0 +1,101 @@
+// One poller per Batch account: a worker thread that keeps the account's cache fresh, fast for
+// what is on screen and slowly for the rest, within one request budget, slowing down when the
+// service throttles, and telling the UI when the store changed. Only the process holding the
+// account's poll lock polls; the others read what it writes.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "azure/batch_client.hpp"
+#include "core/result.hpp"
+#include "core/time.hpp"
+
+namespace trainyard {
+
+/// What the UI shows of the account now: refreshed every focus interval.
+struct PollFocus {
+  bool pools = false;  ///< the pool list is on screen
+  std::string pool;    ///< this pool's nodes are on screen
+  bool jobs = false;   ///< the job list is on screen
+  std::string job;     ///< this job's tasks are on screen
+  bool operator==(const PollFocus&) const = default;
+};
+
+/// Pace and budget.
+struct PollerOptions {
+  std::chrono::milliseconds focus_interval{1500};        ///< what is on screen
+  std::chrono::milliseconds background_interval{45000};  ///< the rest of the account
+  std::chrono::milliseconds deletion_interval{300000};   ///< id-only passes over focused jobs
+  std::chrono::milliseconds lock_retry{5000};  ///< how often a passive window asks for the lock
+  double requests_per_second = 4;              ///< the account's budget, shared by all panes
+  double burst = 20;                           ///< requests that may go at once after a quiet spell
+  std::chrono::milliseconds max_backoff{60000};  ///< the longest extra wait after throttling
+};
+
+/// What the status bar says about the poller.
+struct PollerStatus {
+  bool polling = false;                  ///< this process holds the account's poll lock
+  int64_t holder_pid = 0;                ///< the process that polls instead (0: unknown or none)
+  std::string last_error;                ///< the last failed step (empty after a clean cycle)
+  std::optional<Timestamp> last_cycle;   ///< when the last cycle ended cleanly
+  std::chrono::milliseconds backoff{0};  ///< extra wait now added after throttling or failures
+  uint64_t requests = 0, retries = 0, throttled = 0, bytes = 0, cycles = 0;
+};
+
+/// Opens the account's client in the poller's thread (credentials are resolved there).
+using BatchClientFactory = std::function<Result<std::unique_ptr<azure::BatchClient>>()>;
+
+/// A Batch account's poller thread. Every public method may be called from any thread.
+class BatchPoller {
+ public:
+  /// `db_path`: cache.db (the poller opens its own connection); `lock_dir`: where the poll
+  /// locks live; `on_change` is called from the poller's thread after it wrote to the store.
+  BatchPoller(std::string account, std::string db_path, std::string lock_dir,
+              BatchClientFactory make_client, PollerOptions options,
+              std::function<void()> on_change);
+  /// Stops and joins the thread (a request in flight is cancelled by its timeout at most).
+  ~BatchPoller();
+  BatchPoller(const BatchPoller&) = delete;
+  BatchPoller& operator=(const BatchPoller&) = delete;
+
+  /// Starts the thread.
+  void start();
+  /// Asks the thread to stop and joins it.
+  void stop();
+  /// Replaces what is on screen; a change wakes the thread at once.
+  void set_focus(PollFocus focus);
+  /// Refreshes what is on screen now (a user's explicit refresh).
+  void poke();
+  /// A copy of the current status.
+  PollerStatus status() const;
+  const std::string& account() const { return account_; }
+
+ private:
+  struct Worker;
+  void run();
+  bool wait_until(std::chrono::steady_clock::time_point t);
+
+  std::string account_, db_path_, lock_dir_;
+  BatchClientFactory make_client_;
+  PollerOptions options_;
+  std::function<void()> on_change_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  PollFocus focus_;
+  bool focus_changed_ = true;
+  bool stopping_ = false;
+  PollerStatus status_;
+  std::thread thread_;
+};
+
+}  // namespace trainyard

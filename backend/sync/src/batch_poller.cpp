@@ -1,0 +1,295 @@
+#include "sync/batch_poller.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "store/store.hpp"
+#include "sync/incremental_sync.hpp"
+#include "sync/poll_lock.hpp"
+
+namespace trainyard {
+
+namespace {
+
+using Steady = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// One unit of background work: the queue is worked through between focus refreshes.
+struct Item {
+  enum Kind { Pools, NodeCounts, Nodes, Jobs, JobCounts, Tasks, TaskIds } kind;
+  std::string id;  // pool or job
+};
+
+}  // namespace
+
+/// The thread's own state: its store connection, client, lock, budget and work queue.
+struct BatchPoller::Worker {
+  BatchPoller& p;
+  std::unique_ptr<Store> store;
+  std::unique_ptr<azure::BatchClient> client;
+  SystemClock clock;
+  std::unique_ptr<SyncTarget> target;
+  PollLock lock;
+  double tokens;
+  Steady::time_point refilled = Steady::now();
+  Steady::time_point next_background{}, next_jobs_list{};
+  std::map<std::string, Steady::time_point> next_id_pass;  // by focused job
+  std::deque<Item> queue;
+  std::string error;  // the cycle's last failure
+  bool wrote = false;
+
+  explicit Worker(BatchPoller& poller)
+      : p(poller), lock(poller.lock_dir_, poller.account_), tokens(poller.options_.burst) {}
+
+  Result<void> open() {
+    if (target) return {};
+    if (!store) {
+      auto s = Store::open(p.db_path_);
+      if (!s) return s.error();
+      store = std::move(*s);
+    }
+    auto c = p.make_client_();
+    if (!c) return c.error();
+    client = std::move(*c);
+    target = std::make_unique<SyncTarget>(SyncTarget{*store, *client, p.account_, clock});
+    return {};
+  }
+
+  // Waits for the budget to allow a request; false when the poller is stopping.
+  bool spend_budget() {
+    auto now = Steady::now();
+    double rate = p.options_.requests_per_second;
+    tokens = std::min(p.options_.burst,
+                      tokens + std::chrono::duration<double>(now - refilled).count() * rate);
+    refilled = now;
+    if (tokens >= 1) return true;
+    auto wait = std::chrono::duration<double>((1 - tokens) / rate);
+    return !p.wait_until(now + std::chrono::duration_cast<Steady::duration>(wait));
+  }
+
+  // Runs one step within the budget and charges it the requests it made.
+  template <typename F>
+  void step(F&& f) {
+    if (!spend_budget()) return;
+    const auto before = client->stats().requests;
+    SyncStats stats;
+    auto r = f(stats);
+    tokens -= static_cast<double>(client->stats().requests - before);
+    if (stats.entities || stats.deleted) wrote = true;
+    if (!r && r.error().kind != ErrorKind::NotFound) {
+      error = r.error().message;
+    }
+    if (!r && r.error().kind == ErrorKind::NotFound) wrote = true;  // a vanished job was removed
+  }
+
+  void refresh_focus(const PollFocus& f) {
+    auto now = Steady::now();
+    if (!f.job.empty()) {
+      step(
+          [&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::Incremental, s); });
+      auto& due = next_id_pass[f.job];
+      if (now >= due) {
+        if (due != Steady::time_point{})
+          step(
+              [&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::IdsOnly, s); });
+        due = now + p.options_.deletion_interval;
+      }
+    }
+    if (!f.pool.empty()) step([&](SyncStats& s) { return refresh_nodes(*target, f.pool, s); });
+    if (f.pools) step([&](SyncStats& s) { return refresh_pools(*target, s); });
+    if (f.jobs && now >= next_jobs_list) {
+      step([&](SyncStats& s) { return refresh_jobs(*target, "", s); });
+      next_jobs_list = now + 4 * p.options_.focus_interval;
+    }
+  }
+
+  void queue_background(const PollFocus& f) {
+    auto now = Steady::now();
+    if (!queue.empty() || now < next_background) return;
+    queue = {{Item::Pools, ""}, {Item::NodeCounts, ""}, {Item::Jobs, ""}};
+    // A pane listing pools or jobs wants their counts fresher than the rest.
+    auto every = f.pools || f.jobs ? std::max(p.options_.focus_interval * 6, milliseconds(10000))
+                                   : p.options_.background_interval;
+    next_background = now + every;
+  }
+
+  void work(const Item& item) {
+    switch (item.kind) {
+      case Item::Pools:
+        return step([&](SyncStats& s) { return refresh_pools(*target, s); });
+      case Item::NodeCounts:
+        return step([&](SyncStats&) { return queue_changed_pools(); });
+      case Item::Nodes:
+        return step([&](SyncStats& s) { return refresh_nodes(*target, item.id, s); });
+      case Item::Jobs:
+        return step([&](SyncStats& s) { return queue_jobs(s); });
+      case Item::JobCounts:
+        return step([&](SyncStats&) { return check_job(item.id); });
+      case Item::Tasks:
+        return step([&](SyncStats& s) {
+          return refresh_tasks(*target, item.id, TaskRefresh::Incremental, s);
+        });
+      case Item::TaskIds:
+        return step(
+            [&](SyncStats& s) { return refresh_tasks(*target, item.id, TaskRefresh::IdsOnly, s); });
+    }
+  }
+
+  Result<void> queue_changed_pools() {
+    auto changed = pools_with_node_changes(*target);
+    if (!changed) return changed.error();
+    for (const auto& pool : *changed) queue.push_front({Item::Nodes, pool});
+    // Pools never listed for nodes (new ones) are not in nodecounts' answer when empty.
+    auto pools = store->pools(p.account_);
+    if (!pools) return pools.error();
+    for (const auto& pl : *pools) {
+      auto m = store->sync_mark(p.account_, nodes_scope(pl.id));
+      if (m && !*m) queue.push_back({Item::Nodes, pl.id});
+    }
+    return {};
+  }
+
+  Result<void> queue_jobs(SyncStats& s) {
+    auto jobs = refresh_jobs(*target, "", s);
+    if (!jobs) return jobs.error();
+    for (const auto& id : *jobs) {
+      auto m = store->sync_mark(p.account_, tasks_scope(id));
+      bool never = !m || !*m || !(*m)->checked_at;
+      queue.push_back({never ? Item::Tasks : Item::JobCounts, id});
+    }
+    return {};
+  }
+
+  // Counts that differ from the cache's mean changed tasks; fewer on the service, deletions.
+  Result<void> check_job(const std::string& job) {
+    auto differ = task_counts_differ(*target, job);
+    if (!differ) return differ.error();
+    if (!*differ) return {};
+    queue.push_front({Item::TaskIds, job});
+    queue.push_front({Item::Tasks, job});
+    return {};
+  }
+};
+
+BatchPoller::BatchPoller(std::string account, std::string db_path, std::string lock_dir,
+                         BatchClientFactory make_client, PollerOptions options,
+                         std::function<void()> on_change)
+    : account_(std::move(account)),
+      db_path_(std::move(db_path)),
+      lock_dir_(std::move(lock_dir)),
+      make_client_(std::move(make_client)),
+      options_(options),
+      on_change_(std::move(on_change)) {}
+
+BatchPoller::~BatchPoller() {
+  stop();
+}
+
+void BatchPoller::start() {
+  std::lock_guard<std::mutex> g(mu_);
+  if (thread_.joinable()) return;
+  stopping_ = false;
+  thread_ = std::thread([this] { run(); });
+}
+
+void BatchPoller::stop() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void BatchPoller::set_focus(PollFocus focus) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (focus == focus_) return;
+    focus_ = std::move(focus);
+    focus_changed_ = true;
+  }
+  cv_.notify_all();
+}
+
+void BatchPoller::poke() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    focus_changed_ = true;
+  }
+  cv_.notify_all();
+}
+
+PollerStatus BatchPoller::status() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return status_;
+}
+
+// True when stopping; returns early when the focus changes.
+bool BatchPoller::wait_until(Steady::time_point t) {
+  std::unique_lock<std::mutex> g(mu_);
+  cv_.wait_until(g, t, [&] { return stopping_ || focus_changed_; });
+  return stopping_;
+}
+
+void BatchPoller::run() {
+  Worker w(*this);
+  std::chrono::milliseconds backoff{0};
+  for (;;) {
+    PollFocus focus;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      if (stopping_) return;
+      focus = focus_;
+      focus_changed_ = false;
+    }
+    auto opened = w.open();
+    bool polling = opened && w.lock.try_acquire();
+    auto cycle_start = Steady::now();
+    w.error = opened ? "" : opened.error().message;
+    w.wrote = false;
+    if (polling) {
+      w.refresh_focus(focus);
+      w.queue_background(focus);
+      // Background work fills the rest of the interval, yielding to a change of focus.
+      auto until = cycle_start + options_.focus_interval;
+      while (!w.queue.empty() && Steady::now() < until) {
+        {
+          std::lock_guard<std::mutex> g(mu_);
+          if (stopping_ || focus_changed_) break;
+        }
+        auto item = w.queue.front();
+        w.queue.pop_front();
+        w.work(item);
+      }
+    }
+    bool throttled_now = false;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      status_.polling = polling;
+      status_.holder_pid = polling ? 0 : w.lock.holder_pid();
+      status_.last_error = w.error;
+      if (w.client) {
+        const auto& s = w.client->stats();
+        throttled_now = s.throttled > status_.throttled;
+        status_.requests = s.requests;
+        status_.retries = s.retries;
+        status_.throttled = s.throttled;
+        status_.bytes = s.bytes;
+      }
+      if (polling && w.error.empty()) status_.last_cycle = w.clock.now();
+      if (polling) ++status_.cycles;
+      // 429, 503 and failures slow this poller down (never the UI); a clean cycle speeds it up.
+      if (throttled_now || !w.error.empty())
+        backoff = std::min(options_.max_backoff, std::max(milliseconds(2000), backoff * 2));
+      else
+        backoff /= 2;
+      status_.backoff = backoff;
+    }
+    if (w.wrote && on_change_) on_change_();
+    auto pause = polling || !opened ? options_.focus_interval : options_.lock_retry;
+    if (wait_until(cycle_start + pause + backoff)) return;
+  }
+}
+
+}  // namespace trainyard

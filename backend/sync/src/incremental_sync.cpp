@@ -1,0 +1,246 @@
+#include "sync/incremental_sync.hpp"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "sync_pages.hpp"
+
+namespace trainyard {
+
+namespace {
+
+using detail::prune;
+using detail::sync_list;
+
+// Only what the store keeps travels: lists are most of a poller's bytes.
+constexpr const char* kPoolSelect =
+    "id,displayName,vmSize,state,allocationState,currentDedicatedNodes,targetDedicatedNodes,"
+    "currentLowPriorityNodes,targetLowPriorityNodes,taskSlotsPerNode,creationTime,"
+    "stateTransitionTime,resizeErrors";
+constexpr const char* kNodeSelect =
+    "id,state,schedulingState,vmSize,ipAddress,runningTasksCount,runningTaskSlotsCount,"
+    "totalTasksRun,stateTransitionTime,startTaskInfo,errors";
+constexpr const char* kJobSelect =
+    "id,displayName,poolInfo,state,priority,creationTime,stateTransitionTime,metadata";
+constexpr const char* kTaskSelect =
+    "id,displayName,commandLine,state,creationTime,stateTransitionTime,previousState,"
+    "environmentSettings,constraints,dependsOn,requiredSlots,executionInfo,nodeInfo";
+
+std::string odata_quote(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out;
+}
+
+// Stamps `scope` as confirmed now; a failure of the mark itself is the step's failure.
+Result<void> mark(SyncTarget& t, const std::string& scope, std::optional<Timestamp> watermark) {
+  return t.store.set_sync_mark(t.account, SyncMark{scope, t.clock.now(), watermark, ""});
+}
+
+// Runs a step and records its failure on the scope's mark (the UI shows it next to the age).
+template <typename F>
+auto noting_errors(SyncTarget& t, const std::string& scope, F step) -> decltype(step()) {
+  auto r = step();
+  if (!r) (void)t.store.set_sync_error(t.account, scope, r.error().message);
+  return r;
+}
+
+template <typename T>
+std::vector<std::string> ids_of(const std::vector<T>& items) {
+  std::vector<std::string> ids;
+  for (const auto& i : items) ids.push_back(i.id);
+  return ids;
+}
+
+// The service time a query may start from: before its own clock reading, with the overlap.
+Timestamp query_start(SyncTarget& t) {
+  return t.client.server_time().value_or(t.clock.now()) - t.overlap;
+}
+
+Result<void> list_tasks(SyncTarget& t, const std::string& job, const azure::Query& q,
+                        std::set<std::string>& seen, SyncStats& stats) {
+  return sync_list<Task>(
+      t.store, t.client, "/jobs/" + azure::url_encode(job) + "/tasks", q,
+      [&](const nlohmann::json& j) { return azure::parse_task(j, t.account, job); },
+      [&](const Task& task) { return t.store.upsert_task(task); }, seen, stats);
+}
+
+Result<void> prune_tasks(SyncTarget& t, const std::string& job, const std::set<std::string>& seen,
+                         SyncStats& stats) {
+  auto cached = t.store.task_ids(t.account, job);
+  if (!cached) return cached.error();
+  return prune(
+      t.store, *cached, seen,
+      [&](const std::string& id) { return t.store.delete_task(t.account, job, id); }, stats);
+}
+
+// Lists ids alone: a deletion pass costs a few bytes per task.
+Result<void> list_task_ids(SyncTarget& t, const std::string& job, std::set<std::string>& seen) {
+  return t.client.list("/jobs/" + azure::url_encode(job) + "/tasks", {{"$select", "id"}},
+                       [&](const azure::ListPage& page) -> Result<void> {
+                         for (const auto& j : page.items) {
+                           if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
+                             return make_error(
+                                 ErrorKind::Parse,
+                                 fmt::format("/jobs/{}/tasks: an item has no id", job));
+                           seen.insert(j["id"].get<std::string>());
+                         }
+                         return {};
+                       });
+}
+
+Result<void> refresh_tasks_now(SyncTarget& t, const std::string& job, TaskRefresh how,
+                               SyncStats& stats) {
+  auto previous = t.store.sync_mark(t.account, tasks_scope(job));
+  if (!previous) return previous.error();
+  std::optional<Timestamp> since;
+  if (how == TaskRefresh::Incremental && *previous) since = (*previous)->watermark;
+  const Timestamp start = query_start(t);
+  std::set<std::string> seen;
+  if (how == TaskRefresh::IdsOnly) {
+    TY_TRY(list_task_ids(t, job, seen));
+    TY_TRY(prune_tasks(t, job, seen, stats));
+    // The tasks themselves were not read: the watermark stays where it was.
+    return mark(t, tasks_scope(job), *previous ? (*previous)->watermark : std::nullopt);
+  }
+  azure::Query q{{"$select", kTaskSelect}};
+  if (since)
+    q.emplace_back("$filter",
+                   fmt::format("stateTransitionTime ge datetime'{}'", format_iso8601(*since)));
+  TY_TRY(list_tasks(t, job, q, seen, stats));
+  if (!since) TY_TRY(prune_tasks(t, job, seen, stats));
+  return mark(t, tasks_scope(job), start);
+}
+
+}  // namespace
+
+std::string nodes_scope(const std::string& pool) {
+  return "nodes/" + pool;
+}
+
+std::string tasks_scope(const std::string& job) {
+  return "tasks/" + job;
+}
+
+Result<void> refresh_pools(SyncTarget& t, SyncStats& stats) {
+  return noting_errors(t, kPoolsScope, [&]() -> Result<void> {
+    std::set<std::string> seen;
+    TY_TRY(sync_list<Pool>(
+        t.store, t.client, "/pools", {{"$select", kPoolSelect}},
+        [&](const nlohmann::json& j) { return azure::parse_pool(j, t.account); },
+        [&](const Pool& p) { return t.store.upsert_pool(p); }, seen, stats));
+    auto cached = t.store.pools(t.account);
+    if (!cached) return cached.error();
+    TY_TRY(prune(
+        t.store, ids_of(*cached), seen,
+        [&](const std::string& id) { return t.store.delete_pool(t.account, id); }, stats));
+    return mark(t, kPoolsScope, std::nullopt);
+  });
+}
+
+Result<void> refresh_nodes(SyncTarget& t, const std::string& pool, SyncStats& stats) {
+  return noting_errors(t, nodes_scope(pool), [&]() -> Result<void> {
+    int slots = 1;
+    if (auto pools = t.store.pools(t.account))
+      for (const auto& p : *pools)
+        if (p.id == pool) slots = p.task_slots_per_node;
+    std::set<std::string> seen;
+    TY_TRY(sync_list<Node>(
+        t.store, t.client, "/pools/" + azure::url_encode(pool) + "/nodes",
+        {{"$select", kNodeSelect}},
+        [&](const nlohmann::json& j) { return azure::parse_node(j, t.account, pool); },
+        [&](Node node) {
+          node.task_slots = slots;
+          return t.store.upsert_node(node);
+        },
+        seen, stats));
+    auto cached = t.store.nodes(t.account, pool);
+    if (!cached) return cached.error();
+    TY_TRY(prune(
+        t.store, ids_of(*cached), seen,
+        [&](const std::string& id) { return t.store.delete_node(t.account, pool, id); }, stats));
+    return mark(t, nodes_scope(pool), std::nullopt);
+  });
+}
+
+Result<std::vector<std::string>> refresh_jobs(SyncTarget& t, const std::string& job,
+                                              SyncStats& stats) {
+  return noting_errors(t, kJobsScope, [&]() -> Result<std::vector<std::string>> {
+    azure::Query q{{"$select", kJobSelect}};
+    if (!job.empty()) q.emplace_back("$filter", "id eq '" + odata_quote(job) + "'");
+    std::set<std::string> seen;
+    TY_TRY(sync_list<Job>(
+        t.store, t.client, "/jobs", q,
+        [&](const nlohmann::json& j) { return azure::parse_job(j, t.account); },
+        [&](const Job& j) { return t.store.upsert_job(j); }, seen, stats));
+    std::vector<std::string> cached{job};
+    if (job.empty()) {
+      auto jobs = t.store.jobs(t.account);
+      if (!jobs) return jobs.error();
+      cached = ids_of(*jobs);
+    }
+    TY_TRY(prune(
+        t.store, cached, seen,
+        [&](const std::string& id) { return t.store.delete_job(t.account, id); }, stats));
+    if (job.empty()) TY_TRY(mark(t, kJobsScope, std::nullopt));
+    return std::vector<std::string>(seen.begin(), seen.end());
+  });
+}
+
+Result<void> refresh_tasks(SyncTarget& t, const std::string& job, TaskRefresh how,
+                           SyncStats& stats) {
+  auto r =
+      noting_errors(t, tasks_scope(job), [&]() { return refresh_tasks_now(t, job, how, stats); });
+  if (!r && r.error().kind == ErrorKind::NotFound) {
+    // The job is gone: so is everything cached under it (its mark included).
+    if (auto d = t.store.delete_job(t.account, job); !d) return d;
+    ++stats.deleted;
+  }
+  return r;
+}
+
+Result<bool> task_counts_differ(SyncTarget& t, const std::string& job) {
+  auto r = t.client.call("GET", "/jobs/" + azure::url_encode(job) + "/taskcounts");
+  if (!r) return r.error();
+  auto remote = azure::parse_task_counts(r->body);
+  if (!remote) return remote.error();
+  auto cached = t.store.task_counts(t.account, job);
+  if (!cached) return cached.error();
+  auto failed = t.store.failed_task_count(t.account, job);
+  if (!failed) return failed.error();
+  auto& c = *cached;
+  azure::JobTaskCounts local{static_cast<int>(c[TaskState::Active]),
+                             static_cast<int>(c[TaskState::Running] + c[TaskState::Preparing]),
+                             static_cast<int>(c[TaskState::Completed]),
+                             static_cast<int>(c[TaskState::Completed] - *failed),
+                             static_cast<int>(*failed)};
+  bool differ = !(local == *remote);
+  // Counts that match confirm the cached tasks as of now: their rows' age restarts.
+  if (!differ) {
+    auto m = t.store.sync_mark(t.account, tasks_scope(job));
+    if (m && *m && (*m)->checked_at) TY_TRY(mark(t, tasks_scope(job), (*m)->watermark));
+  }
+  return differ;
+}
+
+Result<std::vector<std::string>> pools_with_node_changes(SyncTarget& t) {
+  std::vector<std::string> changed;
+  auto ok = t.client.list("/nodecounts", {}, [&](const azure::ListPage& page) -> Result<void> {
+    for (const auto& j : page.items) {
+      auto remote = azure::parse_pool_node_counts(j);
+      if (!remote) return remote.error();
+      auto nodes = t.store.nodes(t.account, remote->pool);
+      if (!nodes) return nodes.error();
+      std::map<std::string, int> local;
+      for (const auto& n : *nodes) ++local[std::string(to_wire(n.state))];
+      if (local != remote->by_state) changed.push_back(remote->pool);
+    }
+    return {};
+  });
+  if (!ok) return ok.error();
+  return changed;
+}
+
+}  // namespace trainyard

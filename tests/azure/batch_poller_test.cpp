@@ -1,0 +1,109 @@
+// The poller thread against the emulator: focus refreshes, the poll lock between two windows,
+// throttling slowing it down, and stopping promptly.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "sync/batch_poller.hpp"
+#include "sync/incremental_sync.hpp"
+#include "sync_fixture.hpp"
+
+namespace trainyard {
+namespace {
+
+using azuretest::SyncFixture;
+using namespace std::chrono_literals;
+
+struct Poller : ::testing::Test {
+  SyncFixture f{{"--seed-tasks", "200"}};
+  std::atomic<int> changes{0};
+
+  PollerOptions fast() {
+    PollerOptions o;
+    o.focus_interval = 200ms;
+    o.background_interval = 1s;
+    o.lock_retry = 200ms;
+    o.requests_per_second = 100;
+    o.max_backoff = 2s;
+    return o;
+  }
+  std::unique_ptr<BatchPoller> make(PollerOptions o) {
+    BatchClientFactory factory = [this]() -> Result<std::unique_ptr<azure::BatchClient>> {
+      azure::BatchClientOptions c = f.client->options();
+      return std::make_unique<azure::BatchClient>(
+          c, std::make_shared<azure::HttpClient>(),
+          azure::shared_key_credential(f.emu.account(), f.emu.key()), f.clock);
+    };
+    return std::make_unique<BatchPoller>(f.emu.account(), f.dir + "/cache.db", f.dir + "/locks",
+                                         factory, o, [this] { ++changes; });
+  }
+  template <typename Pred>
+  bool eventually(Pred p, std::chrono::milliseconds limit = 15s) {
+    for (auto end = std::chrono::steady_clock::now() + limit;
+         std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(50ms))
+      if (p()) return true;
+    return false;
+  }
+  bool has_task(const std::string& id) {
+    auto t = f.store->task(f.emu.account(), "seed-sweep", id);
+    return t.ok() && t->has_value();
+  }
+};
+
+TEST_F(Poller, FillsAnEmptyCacheAndFollowsTheJobOnScreen) {
+  auto p = make(fast());
+  p->set_focus(PollFocus{false, "", false, "seed-sweep"});
+  p->start();
+  ASSERT_TRUE(eventually([&] { return has_task("task-0000200"); }));
+  ASSERT_TRUE(f.client->add_task("seed-sweep", {{"id", "late"}, {"commandLine", "true"}}).ok());
+  EXPECT_TRUE(eventually([&] { return has_task("late"); }, 5s));
+  EXPECT_TRUE(eventually([&] { return f.store->nodes(f.emu.account(), "seed-gpu")->size() == 8; }));
+  EXPECT_GT(changes.load(), 0);
+  auto s = p->status();
+  EXPECT_TRUE(s.polling);
+  EXPECT_GT(s.requests, 0u);
+  auto t0 = std::chrono::steady_clock::now();
+  p->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
+}
+
+TEST_F(Poller, OnlyOneOfTwoWindowsPollsAndTheOtherTakesOver) {
+  auto first = make(fast());
+  first->start();
+  ASSERT_TRUE(eventually([&] { return first->status().polling; }));
+  auto second = make(fast());
+  second->start();
+  ASSERT_TRUE(
+      eventually([&] { return second->status().cycles == 0 && second->status().holder_pid; }));
+  EXPECT_FALSE(second->status().polling);
+  EXPECT_EQ(second->status().holder_pid, ::getpid());
+  EXPECT_EQ(second->status().requests, 0u);
+  first->stop();
+  EXPECT_TRUE(eventually([&] { return second->status().polling; }, 5s));
+}
+
+TEST_F(Poller, ThrottlingSlowsItDownAndCleanCyclesSpeedItUp) {
+  auto p = make(fast());
+  p->set_focus(PollFocus{true, "", true, "seed-sweep"});
+  p->start();
+  ASSERT_TRUE(eventually([&] { return has_task("task-0000200"); }));
+  ASSERT_TRUE(
+      f.client->call("POST", "/__trainyard/faults", {}, R"({"spec":"429=1,retry-after=0"})").ok());
+  EXPECT_TRUE(eventually([&] { return p->status().backoff >= 2s; }));
+  EXPECT_GT(p->status().throttled, 0u);
+  ASSERT_TRUE(f.client->call("POST", "/__trainyard/faults", {}, R"({"spec":""})").ok());
+  EXPECT_TRUE(eventually([&] { return p->status().backoff < 1s; }, 20s));
+}
+
+TEST_F(Poller, DeletedTasksLeaveTheCacheThroughTaskCounts) {
+  auto p = make(fast());
+  p->set_focus(PollFocus{false, "", true, ""});  // the job is not on screen
+  p->start();
+  ASSERT_TRUE(eventually([&] { return has_task("task-0000007"); }));
+  ASSERT_TRUE(f.client->call("DELETE", "/jobs/seed-sweep/tasks/task-0000007").ok());
+  EXPECT_TRUE(eventually([&] { return !has_task("task-0000007"); }));
+}
+
+}  // namespace
+}  // namespace trainyard
