@@ -15,6 +15,7 @@ int run_cli(int argc, char** argv) {
   add_tui_flags(app, tui);
   app.add_option("--data-dir", st.data_dir,
                  "Data directory (default $TRAINYARD_DATA_DIR or $XDG_DATA_HOME/trainyard)");
+  app.add_flag("--readonly", st.readonly, "Refuse every change to a Batch account");
   app.require_subcommand(0, 1);
   app.fallthrough();  // `trainyard run --data-dir D` works as well as `trainyard --data-dir D run`
   register_run(app, st);
@@ -28,6 +29,10 @@ int run_cli(int argc, char** argv) {
   register_emulator(app, st);
   register_accounts(app, st);
   register_sync(app, st);
+  register_pool(app, st);
+  register_node(app, st);
+  register_job(app, st);
+  register_task(app, st);
   try {
     // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.
     std::vector<std::string> args(argv + 1, argv + argc);

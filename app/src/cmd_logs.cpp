@@ -1,4 +1,5 @@
-// `trainyard logs JOB/TASK [-f] [--stderr] [--raw]`.
+// `trainyard logs JOB/TASK [-f] [--stderr] [--raw]`; Batch accounts (`--account A`, `--node`,
+// `--offline`) go to cmd_logs_remote.cpp.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include "app/cli.hpp"
 #include "app/context.hpp"
+#include "cmd_logs_remote.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
 #include "log_printer.hpp"
@@ -19,9 +21,17 @@ namespace {
 using namespace std::chrono_literals;
 
 struct LogsOptions {
-  std::string account, ref;
-  bool follow = false, stderr_stream = false, raw = false;
+  std::string account, ref, node;
+  bool follow = false, stderr_stream = false, raw = false, offline = false;
 };
+
+bool batch_account(const LogsOptions& o) {
+  return !o.account.empty() && o.account != kLocalAccount;
+}
+
+RemoteLogsRequest remote_request(const LogsOptions& o) {
+  return RemoteLogsRequest{o.account, o.ref, o.node, o.follow, o.stderr_stream, o.raw, o.offline};
+}
 
 // Copies what the file has past `offset`; returns the new offset.
 off_t pump(int fd, off_t offset, LogPrinter& out) {
@@ -49,6 +59,10 @@ int open_log(const std::string& path, bool wait_for_it, AppContext& ctx, const s
 }
 
 int logs_command(const CliState& st, const LogsOptions& o) {
+  if (batch_account(o)) return remote_logs_command(st, remote_request(o));
+  if (!o.node.empty())
+    return report(make_error(ErrorKind::Usage, "--node needs a Batch account (--account A)"));
+  if (o.ref.empty()) return report(make_error(ErrorKind::Usage, "logs: expected JOB/TASK"));
   if (auto a = check_account(o.account); !a) return report(a.error());
   auto ref = split_task_ref(o.ref);
   if (!ref) return report(ref.error());
@@ -81,11 +95,14 @@ void register_logs(CLI::App& app, CliState& st) {
   auto o = std::make_shared<LogsOptions>();
   auto* cmd =
       app.add_subcommand("logs", "Print a task's stdout (or stderr), sanitized unless --raw");
-  cmd->add_option("task", o->ref, "JOB/TASK")->required();
-  cmd->add_option("--account", o->account, "Account");
+  cmd->add_option("task", o->ref, "JOB/TASK (with --node: the file's path on the node)");
+  cmd->add_option("--account", o->account,
+                  "Account (default 'local'; a Batch account's files are cached)");
+  cmd->add_option("--node", o->node, "POOL/NODE: a file of a Batch node (startup/stderr.txt)");
   cmd->add_flag("-f,--follow", o->follow, "Keep printing until the task completes");
   cmd->add_flag("--stderr", o->stderr_stream, "stderr.txt instead of stdout.txt");
   cmd->add_flag("--raw", o->raw, "The exact bytes, control sequences included");
+  cmd->add_flag("--offline", o->offline, "Batch accounts: print the cached copy without reading");
   cmd->callback([&st, o] { st.action = [&st, o] { return logs_command(st, *o); }; });
 }
 

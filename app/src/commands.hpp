@@ -11,6 +11,7 @@ namespace trainyard {
 /// Options shared by every subcommand and the chosen action.
 struct CliState {
   std::string data_dir;
+  bool readonly = false;  ///< `--readonly`: every change to a Batch account is refused
   std::vector<std::string> command_words;  ///< everything after the first `--`, untouched
   std::function<int()> action;             ///< set by the subcommand that was chosen
 };
@@ -33,5 +34,9 @@ void register_supervise(CLI::App& app, CliState& st);
 void register_emulator(CLI::App& app, CliState& st);
 void register_accounts(CLI::App& app, CliState& st);
 void register_sync(CLI::App& app, CliState& st);
+void register_pool(CLI::App& app, CliState& st);
+void register_node(CLI::App& app, CliState& st);
+void register_job(CLI::App& app, CliState& st);
+void register_task(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

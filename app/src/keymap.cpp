@@ -26,6 +26,7 @@ const std::vector<Binding>& default_bindings() {
       {"Enter", A::Enter, "open", C::Table, true},
       {"/", A::Filter, "filter", C::Table, true},
       {"p", A::Pools, "pools of the account", C::Accounts, true},
+      {"l", A::Logs, "start task's stderr of the node", C::Nodes, true},
       {"r", A::RunForm, "start a run", C::Jobs, true},
       {"r", A::RunForm, "start a run", C::Tasks, true},
       {"s", A::Stop, "stop the task", C::Tasks, true},
@@ -33,6 +34,7 @@ const std::vector<Binding>& default_bindings() {
       {"l", A::Logs, "logs", C::Tasks},
       {"x", A::Remove, "remove a finished run", C::Tasks},
       {"w", A::Sweep, "sweep view of the job", C::Jobs},
+      {"m", A::Pin, "pin/unpin: follow the job's running logs (Batch)", C::Jobs},
       {"w", A::Sweep, "sweep view of the job", C::Tasks},
       {"o", A::SortNext, "sort by the next column", C::Sweep, true},
       {"O", A::SortFlip, "reverse the sort", C::Sweep},
@@ -70,6 +72,10 @@ const char* context_name(Context c) {
       return "Lists";
     case Context::Accounts:
       return "Accounts";
+    case Context::Pools:
+      return "Pools";
+    case Context::Nodes:
+      return "Nodes";
     case Context::Jobs:
       return "Jobs";
     case Context::Tasks:

@@ -31,12 +31,13 @@ View view_from_name(const std::string& name) {
 
 HelpVm help_from_keymap() {
   HelpVm vm;
-  for (Context c : {Context::Global, Context::Table, Context::Accounts, Context::Jobs,
-                    Context::Tasks, Context::Sweep, Context::Logs, Context::Detail}) {
+  for (Context c :
+       {Context::Global, Context::Table, Context::Accounts, Context::Pools, Context::Nodes,
+        Context::Jobs, Context::Tasks, Context::Sweep, Context::Logs, Context::Detail}) {
     HelpSection s{context_name(c), {}};
     for (const auto& b : default_bindings())
       if (b.context == c) s.entries.push_back({b.chord, b.description});
-    vm.sections.push_back(std::move(s));
+    if (!s.entries.empty()) vm.sections.push_back(std::move(s));
   }
   return vm;
 }
@@ -54,8 +55,14 @@ CrumbsVm crumbs_of(const TuiState& st) {
   CrumbsVm vm;
   const auto& f = st.stack.back();
   vm.parts.push_back(f.account);
-  if (f.view == View::Pools || f.view == View::Nodes) vm.parts.push_back("pools");
-  if (!f.pool.empty() && f.view == View::Nodes) vm.parts.push_back(f.pool);
+  bool node_log = f.view == View::Logs && !f.node.empty();
+  if (f.view == View::Pools || f.view == View::Nodes || node_log) vm.parts.push_back("pools");
+  if (!f.pool.empty() && (f.view == View::Nodes || node_log)) vm.parts.push_back(f.pool);
+  if (node_log) {
+    vm.parts.push_back(f.node);
+    vm.parts.push_back(st.logs.stderr_stream ? "startup/stderr" : "startup/stdout");
+    return vm;
+  }
   bool in_job = f.view == View::Tasks || f.view == View::Logs || f.view == View::Detail ||
                 f.view == View::Sweep;
   if (f.view == View::Jobs || in_job) vm.parts.push_back("jobs");
@@ -112,12 +119,12 @@ void load_page(AppContext& ctx, TuiState& st) {
   auto& f = st.top();
   auto& c = f.cursor;
   int rows = std::max(1, st.body_height);
-  st.page = load_table(ctx, f, c.first, rows, st.row_cache);
+  st.page = load_table(ctx, st, c.first, rows);
   if (st.page.total && c.selected >= st.page.total) c.selected = st.page.total - 1;
   auto first = scroll_to_show(c.selected, c.first, rows, st.page.total);
   if (first == c.first) return;
   c.first = first;
-  st.page = load_table(ctx, f, c.first, rows, st.row_cache);
+  st.page = load_table(ctx, st, c.first, rows);
 }
 
 }  // namespace

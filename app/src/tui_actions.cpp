@@ -96,10 +96,17 @@ void open_detail(AppContext& ctx, TuiState& st, View target) {
     if (!key) return;
     next.task = *key;
   }
+  if (st.top().view == View::Nodes) {
+    auto key = selected_key(st);
+    if (!key || st.top().account == kLocalAccount)
+      return set_status(st, "node logs: only Batch nodes have start tasks", StatusLevel::Error);
+    next.node = *key;
+  }
   next.cursor = {};
   next.view = target;
   st.stack.push_back(next);
-  if (target == View::Logs) open_logs(ctx, st);
+  // A node's start task fails on stderr: that is what its log pane opens on.
+  if (target == View::Logs) open_logs(ctx, st, !next.node.empty());
 }
 
 void go_back(TuiState& st) {
@@ -213,6 +220,9 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Sweep:
       open_sweep(ctx, st, std::nullopt);
+      break;
+    case Action::Pin:
+      if (auto key = selected_key(st)) toggle_pin(st, *key);
       break;
     case Action::Refresh:
       st.last_schedule = {};

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "local/task_environment.hpp"
+#include "sync/remote_log.hpp"
 #include "tui_state.hpp"
 #include "widgets/log_view.hpp"
 
@@ -55,17 +56,35 @@ void scroll(LogState& lg, long delta) {
 
 }  // namespace
 
-void open_logs(AppContext& ctx, TuiState& st) {
-  auto& f = st.top();
-  auto paths = run_paths(ctx.data_dir, f.job, f.task);
+std::string remote_log_file(const Frame& f, bool stderr_stream) {
+  if (!f.node.empty()) return stderr_stream ? "startup/stderr.txt" : "startup/stdout.txt";
+  return stderr_stream ? "stderr.txt" : "stdout.txt";
+}
+
+// A local run's own file, or the cache copy a Batch account's poller keeps of the remote one.
+std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
+  if (f.account == kLocalAccount) {
+    auto paths = run_paths(ctx.data_dir, f.job, f.task);
+    return stderr_stream ? paths.stderr_txt : paths.stdout_txt;
+  }
+  RemoteFileRef ref{f.account, f.job, f.task, "", "", remote_log_file(f, stderr_stream)};
+  if (!f.node.empty()) ref = {f.account, "", "", f.pool, f.node, ref.path};
+  auto path = remote_cache_path(ctx.data_dir, ref);
+  return path ? path->string() : "";
+}
+
+void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream) {
   st.logs = LogState{};
-  st.logs.path = st.logs.stderr_stream ? paths.stderr_txt : paths.stdout_txt;
+  st.logs.stderr_stream = stderr_stream;
+  st.logs.path = log_path(ctx, st.top(), stderr_stream);
   refresh_logs(st);
 }
 
 void refresh_logs(TuiState& st) {
   auto& lg = st.logs;
   if (!lg.file) {
+    // A Batch task's copy appears once its poller has read the first bytes.
+    if (lg.path.empty()) return;
     auto f = LogFile::open_lazy(lg.path);
     if (!f) return;
     lg.file.emplace(std::move(*f));
@@ -158,16 +177,9 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::SearchPrev:
       log_search(st, false);
       break;
-    case Action::Stderr: {
-      bool err = !lg.stderr_stream;
-      open_logs(ctx, st);
-      st.logs.stderr_stream = err;
-      auto paths = run_paths(ctx.data_dir, st.top().job, st.top().task);
-      st.logs.path = err ? paths.stderr_txt : paths.stdout_txt;
-      st.logs.file.reset();
-      refresh_logs(st);
+    case Action::Stderr:
+      open_logs(ctx, st, !lg.stderr_stream);
       break;
-    }
     default:
       break;
   }

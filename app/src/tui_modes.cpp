@@ -103,7 +103,8 @@ void handle_form(TuiState& st, const KeyEvent& key) {
 
 void handle_confirm(TuiState& st, const KeyEvent& key) {
   auto r = handle_dialog_key(*st.confirm, key);
-  if (r == Reaction::Submit && st.on_confirm) st.on_confirm();
+  // Only the first button (Yes) acts; Enter on the default No must change nothing.
+  if (r == Reaction::Submit && st.confirm->focused == 0 && st.on_confirm) st.on_confirm();
   if (r == Reaction::Submit || r == Reaction::Cancel) {
     st.confirm.reset();
     st.on_confirm = nullptr;

@@ -9,7 +9,8 @@
 namespace trainyard {
 namespace {
 
-PollFocus focus_of(const Frame& f) {
+PollFocus focus_of(const TuiState& st) {
+  const Frame& f = st.stack.back();
   PollFocus p;
   switch (f.view) {
     case View::Pools:
@@ -21,8 +22,17 @@ PollFocus focus_of(const Frame& f) {
     case View::Jobs:
       p.jobs = true;
       break;
-    case View::Tasks:
     case View::Logs:
+      p.log_file = remote_log_file(f, st.logs.stderr_stream);
+      if (!f.node.empty()) {
+        p.pool = f.pool;
+        p.log_node = f.node;
+        break;
+      }
+      p.job = f.job;
+      p.log_task = f.task;
+      break;
+    case View::Tasks:
     case View::Detail:
     case View::Sweep:
       p.job = f.job;
@@ -47,9 +57,8 @@ BatchPoller* poller_for(AppContext& ctx, TuiState& st, const std::string& accoun
   o.background_interval =
       std::chrono::milliseconds(static_cast<int64_t>(poll.background_seconds * 1000));
   o.requests_per_second = poll.requests_per_second;
-  auto p =
-      std::make_unique<BatchPoller>(account, ctx.data_dir + "/cache.db", ctx.data_dir + "/locks",
-                                    factory, o, [q = &st.events] { q->post(Wake{}); });
+  auto p = std::make_unique<BatchPoller>(account, ctx.data_dir, ctx.data_dir + "/locks", factory, o,
+                                         [q = &st.events] { q->post(Wake{}); });
   p->start();
   return st.pollers.emplace(account, std::move(p)).first->second.get();
 }
@@ -69,8 +78,10 @@ std::string focus_scope(const Frame& f) {
       return nodes_scope(f.pool);
     case View::Jobs:
       return kJobsScope;
-    case View::Tasks:
     case View::Logs:
+      if (!f.node.empty()) return nodes_scope(f.pool);
+      return tasks_scope(f.job);
+    case View::Tasks:
     case View::Detail:
     case View::Sweep:
       return f.job.empty() ? kJobsScope : tasks_scope(f.job);
@@ -121,8 +132,26 @@ void update_pollers(AppContext& ctx, TuiState& st) {
   if (!st.live) return;
   const auto& f = st.top();
   BatchPoller* focused = poller_for(ctx, st, f.account);
-  for (auto& [account, p] : st.pollers)
-    p->set_focus(p.get() == focused ? focus_of(f) : PollFocus{});
+  for (auto& [account, p] : st.pollers) {
+    PollFocus focus = p.get() == focused ? focus_of(st) : PollFocus{};
+    // Pinned jobs stay followed while the user looks elsewhere.
+    auto pins = st.pinned.find(account);
+    if (pins != st.pinned.end()) focus.pinned_jobs.assign(pins->second.begin(), pins->second.end());
+    p->set_focus(std::move(focus));
+  }
+}
+
+void toggle_pin(TuiState& st, const std::string& job) {
+  const auto& account = st.top().account;
+  if (account == kLocalAccount)
+    return set_status(st, "local runs are always followed; pinning is for Batch jobs");
+  auto& pins = st.pinned[account];
+  bool pinned = pins.insert(job).second;
+  if (!pinned) pins.erase(job);
+  set_status(st,
+             fmt::format("{} {}: its running tasks' logs {} followed",
+                         pinned ? "pinned" : "unpinned", job, pinned ? "are" : "are no longer"),
+             StatusLevel::Ok);
 }
 
 void poke_poller(TuiState& st) {

@@ -44,6 +44,7 @@ struct Frame {
   View view = View::Jobs;
   std::string account = kLocalAccount;
   std::string pool, job, task;
+  std::string node;  ///< a node's files (its start task's logs) rather than a task's
   TableCursor cursor;
 };
 
@@ -69,6 +70,8 @@ struct RowExtras {
   std::string spark, metric, disk;
 };
 using RowCache = std::unordered_map<std::string, RowExtras>;
+/// Pinned jobs by account.
+using PinnedJobs = std::map<std::string, std::set<std::string>>;
 
 /// One run of a sweep: its parameters and the main metric's summary.
 struct SweepRow {
@@ -131,6 +134,8 @@ struct TuiState {
   /// to it, so they are destroyed, and joined, first).
   std::map<std::string, std::unique_ptr<BatchPoller>> pollers;
   bool live = false;  ///< an interactive loop runs (headless frames never poll)
+  /// Pinned jobs by account: their running tasks' logs are followed (metrics stay live).
+  PinnedJobs pinned;
   std::chrono::steady_clock::time_point last_schedule{};
   std::chrono::steady_clock::time_point last_reload{};
   int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
@@ -140,7 +145,8 @@ struct TuiState {
 };
 
 /// Pane-specific loading (tui_tables.cpp).
-TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache);
+/// Pane-specific loading (tui_tables.cpp): the rows of the focused frame from `first`.
+TablePage load_table(AppContext& ctx, TuiState& st, size_t first, int rows);
 /// The state colour of a task.
 Role task_role(const Task& t);
 /// The loaded page as a table view-model (selection, scroll, empty text for no rows).
@@ -167,7 +173,11 @@ void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
 std::vector<std::string> path_candidates(const std::string& text);
 
 /// Logs (tui_logs.cpp).
-void open_logs(AppContext& ctx, TuiState& st);
+/// Opens the log pane's file for the focused frame: a local run's, or a Batch task's (or node's)
+/// cache copy.
+void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream = false);
+/// The remote file a Batch frame's log pane follows (`stdout.txt`, `startup/stderr.txt`…).
+std::string remote_log_file(const Frame& f, bool stderr_stream);
 void refresh_logs(TuiState& st);
 void log_action(AppContext& ctx, TuiState& st, Action a);
 bool log_action_handles(Action a);
@@ -185,6 +195,8 @@ void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
 void register_known_accounts(AppContext& ctx);
 /// Starts the focused account's poller when needed and tells each poller what is on screen.
 void update_pollers(AppContext& ctx, TuiState& st);
+/// Pins or unpins the selected job of a Batch account's Jobs pane.
+void toggle_pin(TuiState& st, const std::string& job);
 /// Asks the focused account's poller to refresh what is on screen now.
 void poke_poller(TuiState& st);
 /// The sync-mark scope a frame shows (`tasks/<job>`…); empty for panes with none.

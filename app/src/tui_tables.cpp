@@ -148,7 +148,8 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
   }
 }
 
-void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p,
+               const PinnedJobs& pinned) {
   p.columns = {{"JOB", 0, 8, 2},
                {"STATE", 11},
                {"POOL", 0, 6, 1},
@@ -161,12 +162,14 @@ void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePag
   if (ages.batch) p.columns.push_back({"SYNCED", 6, 1, 0, Align::Right});
   auto jobs = ctx.store->jobs(f.account);
   if (!jobs) return;
+  const std::set<std::string>* pins = nullptr;
+  if (auto it = pinned.find(f.account); it != pinned.end()) pins = &it->second;
   fill_page(p, *jobs, f.cursor.filter, first, rows, [&](const Job& j) {
     auto counts = ctx.store->task_counts(f.account, j.id);
     auto n = [&](TaskState s) { return counts ? (*counts)[s] : 0; };
     int64_t bad = ctx.store->failed_task_count(f.account, j.id).value_or(0);
     TableRow row{
-        {{sanitize_text(j.id), std::nullopt},
+        {{(pins && pins->count(j.id) ? "+ " : "") + sanitize_text(j.id), std::nullopt},
          {std::string(to_wire(j.state)), Role::StateActive},
          {j.pool_id, std::nullopt},
          {std::to_string(n(TaskState::Active)), std::nullopt},
@@ -271,7 +274,9 @@ Role task_role(const Task& t) {
   return Role::Row;
 }
 
-TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, RowCache& cache) {
+TablePage load_table(AppContext& ctx, TuiState& st, size_t first, int rows) {
+  const Frame& f = st.top();
+  RowCache& cache = st.row_cache;
   TablePage p;
   switch (f.view) {
     case View::Accounts:
@@ -284,7 +289,7 @@ TablePage load_table(AppContext& ctx, const Frame& f, size_t first, int rows, Ro
       load_nodes(ctx, f, first, rows, p);
       break;
     case View::Jobs:
-      load_jobs(ctx, f, first, rows, p);
+      load_jobs(ctx, f, first, rows, p, st.pinned);
       break;
     case View::Tasks:
       load_tasks(ctx, f, first, rows, p, cache);
@@ -320,6 +325,7 @@ std::string view_title(const Frame& f) {
     case View::Tasks:
       return "Tasks · " + f.job;
     case View::Logs:
+      if (!f.node.empty()) return "Logs · " + f.pool + "/" + f.node;
       return "Logs · " + f.job + "/" + f.task;
     case View::Detail:
       return "Task · " + f.job + "/" + f.task;
@@ -335,6 +341,10 @@ std::vector<Context> contexts_for(View v) {
   switch (v) {
     case View::Accounts:
       return {Context::Accounts, Context::Table, Context::Global};
+    case View::Pools:
+      return {Context::Pools, Context::Table, Context::Global};
+    case View::Nodes:
+      return {Context::Nodes, Context::Table, Context::Global};
     case View::Jobs:
       return {Context::Jobs, Context::Table, Context::Global};
     case View::Tasks:

@@ -35,8 +35,8 @@ struct Poller : ::testing::Test {
           c, std::make_shared<azure::HttpClient>(),
           azure::shared_key_credential(f.emu.account(), f.emu.key()), f.clock);
     };
-    return std::make_unique<BatchPoller>(f.emu.account(), f.dir + "/cache.db", f.dir + "/locks",
-                                         factory, o, [this] { ++changes; });
+    return std::make_unique<BatchPoller>(f.emu.account(), f.dir, f.dir + "/locks", factory, o,
+                                         [this] { ++changes; });
   }
   template <typename Pred>
   bool eventually(Pred p, std::chrono::milliseconds limit = 15s) {

@@ -45,10 +45,23 @@ enum class Action {
   SortFlip,
   Mark,
   Chart,
+  Pin,
 };
 
 /// Where a binding applies.
-enum class Context { Global, Table, Accounts, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
+enum class Context {
+  Global,
+  Table,
+  Accounts,
+  Pools,
+  Nodes,
+  Jobs,
+  Tasks,
+  Logs,
+  Detail,
+  Gpus,
+  Sweep
+};
 
 /// One binding.
 struct Binding {

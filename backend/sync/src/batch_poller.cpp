@@ -7,6 +7,7 @@
 #include "store/store.hpp"
 #include "sync/incremental_sync.hpp"
 #include "sync/poll_lock.hpp"
+#include "sync/remote_log.hpp"
 
 namespace trainyard {
 
@@ -36,6 +37,14 @@ struct BatchPoller::Worker {
   Steady::time_point next_background{}, next_jobs_list{};
   std::map<std::string, Steady::time_point> next_id_pass;  // by focused job
   std::deque<Item> queue;
+  // Remote files followed into the cache: the one on screen, and pinned jobs' running tasks.
+  struct Follow {
+    RemoteLogTail tail;
+    bool finished = false;  // the task completed and the copy is whole
+    bool wanted = true;     // still on screen or running in a pinned job
+  };
+  std::map<std::string, Follow> follows;
+  Steady::time_point next_pinned{};
   std::string error;  // the cycle's last failure
   bool wrote = false;
 
@@ -45,7 +54,7 @@ struct BatchPoller::Worker {
   Result<void> open() {
     if (target) return {};
     if (!store) {
-      auto s = Store::open(p.db_path_);
+      auto s = Store::open(p.data_dir_ + "/cache.db");
       if (!s) return s.error();
       store = std::move(*s);
     }
@@ -102,6 +111,89 @@ struct BatchPoller::Worker {
       step([&](SyncStats& s) { return refresh_jobs(*target, "", s); });
       next_jobs_list = now + 4 * p.options_.focus_interval;
     }
+    follow_focused_log(f);
+    follow_pinned(f);
+  }
+
+  static std::string key_of(const RemoteFileRef& r) {
+    return r.job + "/" + r.task + "/" + r.pool + "/" + r.node + "/" + r.path;
+  }
+
+  bool task_completed(const RemoteFileRef& r) {
+    if (r.is_node_file()) return false;  // a node file has no end
+    auto t = store->task(p.account_, r.job, r.task);
+    return t && *t && (*t)->state == TaskState::Completed;
+  }
+
+  // Reads what is new in one remote file; once its task completed, reads to the end once.
+  void follow(const RemoteFileRef& ref) {
+    auto key = key_of(ref);
+    auto it = follows.find(key);
+    if (it == follows.end()) {
+      auto tail = RemoteLogTail::open(*store, *client, p.data_dir_, ref);
+      if (!tail) {
+        error = tail.error().message;
+        return;
+      }
+      it = follows.emplace(key, Follow{std::move(*tail)}).first;
+    }
+    auto& f = it->second;
+    f.wanted = true;
+    if (f.finished) return;
+    bool done = task_completed(ref);
+    step([&](SyncStats& s) -> Result<void> {
+      auto r = done ? f.tail.finish() : f.tail.step();
+      if (!r) return r.error();
+      if (r->new_bytes || r->reset) ++s.entities;  // the log pane has new lines to show
+      f.finished = done;
+      return {};
+    });
+  }
+
+  void follow_focused_log(const PollFocus& f) {
+    if (f.log_file.empty()) return;
+    RemoteFileRef ref{p.account_, "", "", "", "", f.log_file};
+    if (!f.log_task.empty()) {
+      ref.job = f.job;
+      ref.task = f.log_task;
+    } else if (!f.log_node.empty()) {
+      ref.pool = f.pool;
+      ref.node = f.log_node;
+    } else {
+      return;
+    }
+    follow(ref);
+  }
+
+  // Pinned jobs: their tasks' states, then the stdout.txt of each running (or just completed)
+  // task, so metrics and sparklines stay live without opening each log.
+  void follow_pinned(const PollFocus& f) {
+    auto now = Steady::now();
+    if (now < next_pinned) return;
+    next_pinned = now + p.options_.pinned_interval;
+    for (const auto& job : f.pinned_jobs) {
+      if (job != f.job)
+        step(
+            [&](SyncStats& s) { return refresh_tasks(*target, job, TaskRefresh::Incremental, s); });
+      TaskQuery q;
+      q.account = p.account_;
+      q.job = job;
+      q.state = TaskState::Running;
+      q.limit = 64;  // a budget: beyond this many running tasks, logs are read on demand
+      auto running = store->tasks(q);
+      if (!running) continue;
+      for (const auto& t : *running) follow({p.account_, job, t.id, "", "", "stdout.txt"});
+    }
+    // Tasks that completed since the last pass get their final read.
+    for (auto& [key, fl] : follows)
+      if (!fl.finished && task_completed(fl.tail.ref())) follow(fl.tail.ref());
+    drop_unwanted();
+  }
+
+  // Forgets follows no longer on screen nor running in a pinned job (their copies stay).
+  void drop_unwanted() {
+    std::erase_if(follows, [](const auto& kv) { return !kv.second.wanted; });
+    for (auto& [key, fl] : follows) fl.wanted = false;
   }
 
   void queue_background(const PollFocus& f) {
@@ -172,11 +264,11 @@ struct BatchPoller::Worker {
   }
 };
 
-BatchPoller::BatchPoller(std::string account, std::string db_path, std::string lock_dir,
+BatchPoller::BatchPoller(std::string account, std::string data_dir, std::string lock_dir,
                          BatchClientFactory make_client, PollerOptions options,
                          std::function<void()> on_change)
     : account_(std::move(account)),
-      db_path_(std::move(db_path)),
+      data_dir_(std::move(data_dir)),
       lock_dir_(std::move(lock_dir)),
       make_client_(std::move(make_client)),
       options_(options),

@@ -23,10 +23,15 @@ namespace trainyard {
 
 /// What the UI shows of the account now: refreshed every focus interval.
 struct PollFocus {
-  bool pools = false;  ///< the pool list is on screen
-  std::string pool;    ///< this pool's nodes are on screen
-  bool jobs = false;   ///< the job list is on screen
-  std::string job;     ///< this job's tasks are on screen
+  bool pools = false;    ///< the pool list is on screen
+  std::string pool;      ///< this pool's nodes are on screen
+  bool jobs = false;     ///< the job list is on screen
+  std::string job;       ///< this job's tasks are on screen
+  std::string log_task;  ///< with `job`: this task's `log_file` is followed into the cache
+  std::string log_node;  ///< with `pool`: this node's `log_file` is followed into the cache
+  std::string log_file;  ///< `stdout.txt`, `stderr.txt`, `startup/stderr.txt`…
+  /// Jobs whose running tasks' stdout.txt is followed too (metrics and sparklines stay live).
+  std::vector<std::string> pinned_jobs;
   bool operator==(const PollFocus&) const = default;
 };
 
@@ -38,7 +43,8 @@ struct PollerOptions {
   std::chrono::milliseconds lock_retry{5000};  ///< how often a passive window asks for the lock
   double requests_per_second = 4;              ///< the account's budget, shared by all panes
   double burst = 20;                           ///< requests that may go at once after a quiet spell
-  std::chrono::milliseconds max_backoff{60000};  ///< the longest extra wait after throttling
+  std::chrono::milliseconds max_backoff{60000};     ///< the longest extra wait after throttling
+  std::chrono::milliseconds pinned_interval{5000};  ///< how often pinned jobs' logs are read
 };
 
 /// What the status bar says about the poller.
@@ -57,9 +63,10 @@ using BatchClientFactory = std::function<Result<std::unique_ptr<azure::BatchClie
 /// A Batch account's poller thread. Every public method may be called from any thread.
 class BatchPoller {
  public:
-  /// `db_path`: cache.db (the poller opens its own connection); `lock_dir`: where the poll
-  /// locks live; `on_change` is called from the poller's thread after it wrote to the store.
-  BatchPoller(std::string account, std::string db_path, std::string lock_dir,
+  /// `data_dir`: holds cache.db (the poller opens its own connection) and the copies of remote
+  /// logs; `lock_dir`: where the poll locks live; `on_change` is called from the poller's thread
+  /// after it wrote to the store.
+  BatchPoller(std::string account, std::string data_dir, std::string lock_dir,
               BatchClientFactory make_client, PollerOptions options,
               std::function<void()> on_change);
   /// Stops and joins the thread (a request in flight is cancelled by its timeout at most).
@@ -84,7 +91,7 @@ class BatchPoller {
   void run();
   bool wait_until(std::chrono::steady_clock::time_point t);
 
-  std::string account_, db_path_, lock_dir_;
+  std::string account_, data_dir_, lock_dir_;
   BatchClientFactory make_client_;
   PollerOptions options_;
   std::function<void()> on_change_;

@@ -1,0 +1,210 @@
+#include "action_util.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "account_lookup.hpp"
+#include "app/cli.hpp"
+#include "azure/batch_actions.hpp"
+#include "core/sanitizer.hpp"
+
+namespace trainyard {
+namespace {
+
+std::string chosen_account(const std::string& flag, const Settings& settings) {
+  if (!flag.empty()) return flag;
+  if (const char* env = std::getenv("TRAINYARD_ACCOUNT"); env && *env) return env;
+  return settings.default_account.empty() ? kLocalAccount : settings.default_account;
+}
+
+Error batch_only(const std::string& action) {
+  return make_error(ErrorKind::Usage,
+                    fmt::format("{} is Batch-only: account local is this machine, with one fixed "
+                                "pool and node (name a Batch account with --account)",
+                                action));
+}
+
+Error read_only(const CliState& st, const azure::AccountConfig& a, const Settings& settings) {
+  const std::string how =
+      st.readonly ? "--readonly was given; run without it to change it"
+                  : fmt::format("\"readonly\": true in {}; set it to false there to change it",
+                                settings.source.empty() ? "config.json" : settings.source);
+  return make_error(ErrorKind::Usage, fmt::format("account {} is read-only ({})", a.name, how));
+}
+
+void warn_refresh(const std::string& what, const Error& e) {
+  std::fprintf(stderr, "trainyard: warning: done, but refreshing %s in the cache failed: %s\n",
+               what.c_str(), sanitize_text(e.message).c_str());
+}
+
+void ensure_account_row(ActionSession& s) {
+  Account row{s.account.name, s.account.emulator ? AccountKind::Emulator : AccountKind::Batch,
+              s.account.endpoint};
+  if (auto ok = s.ctx->store->upsert_account(row); !ok) warn_refresh("the account", ok.error());
+}
+
+// GETs an entity and stores it; a 404 means it is gone, so it leaves the store too.
+template <typename T, typename Put, typename Forget>
+void refresh_entity(ActionSession& s, const std::string& what, const Result<T>& got, Put put,
+                    Forget forget) {
+  if (!got && got.error().kind == ErrorKind::NotFound) return forget();
+  if (!got) return warn_refresh(what, got.error());
+  ensure_account_row(s);
+  if (auto ok = put(*got); !ok) warn_refresh(what, ok.error());
+}
+
+}  // namespace
+
+void add_account_option(CLI::App* cmd, std::string& account) {
+  cmd->add_option("--account", account,
+                  "Batch account (default $TRAINYARD_ACCOUNT, else defaultAccount)");
+}
+
+Result<ActionSession> open_action(const CliState& st, const std::string& account,
+                                  const std::string& action, ActionKind kind) {
+  ActionSession s;
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return ctx.error();
+  s.ctx = std::move(*ctx);
+  const std::string name = chosen_account(account, s.ctx->settings);
+  if (name == kLocalAccount) return batch_only(action);
+  auto found = find_account(s.ctx->settings, name);
+  if (!found) return found.error();
+  s.account = *found;
+  // Refused before the client exists: not even a credential is fetched for a refused change.
+  if (kind == ActionKind::Change && (st.readonly || s.account.readonly))
+    return read_only(st, s.account, s.ctx->settings);
+  auto client = open_batch_client(s.account, s.ctx->clock);
+  if (!client) return client.error();
+  s.client = std::move(*client);
+  return s;
+}
+
+int run_action(const CliState& st, const std::string& account, const ActionSpec& spec,
+               const std::function<Result<void>(ActionSession&)>& act,
+               const std::function<int(ActionSession&)>& after) {
+  auto session = open_action(st, account, spec.command, spec.kind);
+  if (!session) return report(session.error());
+  if (auto ok = act(*session); !ok) return report_failure(spec.what, ok.error());
+  return after(*session);
+}
+
+int report_failure(const std::string& what, const Error& e) {
+  std::fprintf(stderr, "trainyard: %s: %s\n", sanitize_text(what).c_str(),
+               sanitize_text(e.message).c_str());
+  // Only bad input is 2; a malformed answer from the service is the service's failure.
+  return e.kind == ErrorKind::Usage ? kExitUsage : kExitFailure;
+}
+
+int print_done(const std::string& line) {
+  std::printf("%s\n", sanitize_text(line).c_str());
+  return kExitOk;
+}
+
+void refresh_pool(ActionSession& s, const std::string& pool) {
+  refresh_entity(
+      s, "pool " + pool, azure::get_pool(*s.client, pool),
+      [&](const Pool& p) { return s.ctx->store->upsert_pool(p); }, [&] { forget_pool(s, pool); });
+}
+
+void refresh_node(ActionSession& s, const std::string& pool, const std::string& node) {
+  auto forget = [&] {
+    if (auto ok = s.ctx->store->delete_node(s.account.name, pool, node); !ok)
+      warn_refresh("node " + node, ok.error());
+  };
+  refresh_entity(
+      s, "node " + node, azure::get_node(*s.client, pool, node),
+      [&](const Node& n) { return s.ctx->store->upsert_node(n); }, forget);
+}
+
+void refresh_job(ActionSession& s, const std::string& job) {
+  refresh_entity(
+      s, "job " + job, azure::get_job(*s.client, job),
+      [&](const Job& j) { return s.ctx->store->upsert_job(j); }, [&] { forget_job(s, job); });
+}
+
+void refresh_task(ActionSession& s, const std::string& job, const std::string& task) {
+  refresh_entity(
+      s, "task " + job + "/" + task, azure::get_task(*s.client, job, task),
+      [&](const Task& t) { return s.ctx->store->upsert_task(t); },
+      [&] { forget_task(s, job, task); });
+}
+
+void refresh_tasks(ActionSession& s, const std::string& job) {
+  auto tasks = s.client->tasks(job);
+  if (!tasks) return warn_refresh("the tasks of job " + job, tasks.error());
+  ensure_account_row(s);
+  auto ok = s.ctx->store->write([&]() -> Result<void> {
+    for (const auto& t : *tasks) TY_TRY(s.ctx->store->upsert_task(t));
+    return {};
+  });
+  if (!ok) warn_refresh("the tasks of job " + job, ok.error());
+}
+
+void forget_pool(ActionSession& s, const std::string& pool) {
+  if (auto ok = s.ctx->store->delete_pool(s.account.name, pool); !ok)
+    warn_refresh("pool " + pool, ok.error());
+}
+
+void forget_job(ActionSession& s, const std::string& job) {
+  if (auto ok = s.ctx->store->delete_job(s.account.name, job); !ok)
+    warn_refresh("job " + job, ok.error());
+}
+
+void forget_task(ActionSession& s, const std::string& job, const std::string& task) {
+  if (auto ok = s.ctx->store->delete_task(s.account.name, job, task); !ok)
+    warn_refresh("task " + job + "/" + task, ok.error());
+}
+
+std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+Result<nlohmann::json> read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return make_error(ErrorKind::Usage, fmt::format("{}: cannot read it", path));
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string text = buf.str();
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    auto [line, column] = line_and_column(text, e.byte);
+    std::string why = e.what();
+    if (auto colon = why.find(": "); colon != std::string::npos) why = why.substr(colon + 2);
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}:{}:{}: not valid JSON ({})", path, line, column, why));
+  }
+}
+
+Result<void> confirm_typed(const std::string& what, const std::string& expected, bool yes) {
+  if (yes) return {};
+  const Error refused =
+      make_error(ErrorKind::Usage, fmt::format("not confirmed (pass --yes, or run it on a "
+                                               "terminal and type {} when asked)",
+                                               expected));
+  if (!::isatty(STDIN_FILENO)) return refused;
+  std::fprintf(stderr, "%s cannot be undone. Type %s to confirm: ", what.c_str(), expected.c_str());
+  std::fflush(stderr);
+  std::string line;
+  if (!std::getline(std::cin, line) || line != expected) return refused;
+  return {};
+}
+
+}  // namespace trainyard

@@ -1,0 +1,36 @@
+// Confirmation dialogs act only on an explicit yes.
+#include <gtest/gtest.h>
+
+#include "tui_screen.hpp"
+
+namespace trainyard {
+namespace {
+
+using apptest::kNormal;
+using apptest::TuiScreen;
+
+bool has_task(AppContext& ctx, const std::string& job, const std::string& id) {
+  auto t = ctx.store->task(kLocalAccount, job, id);
+  return t.ok() && t->has_value();
+}
+
+TEST_F(TuiScreen, EnterOnTheDefaultNoButtonChangesNothing) {
+  open(kNormal, "tasks", "resnet-sweep");
+  select_task("0001");
+  keys("x Enter");
+  EXPECT_TRUE(has_task(fixture_.ctx(), "resnet-sweep", "lr-0001"));
+  keys("x Left Enter");
+  EXPECT_FALSE(has_task(fixture_.ctx(), "resnet-sweep", "lr-0001"));
+}
+
+TEST_F(TuiScreen, YesByItsLetterConfirms) {
+  open(kNormal, "tasks", "resnet-sweep");
+  select_task("0001");
+  keys("x n");
+  EXPECT_TRUE(has_task(fixture_.ctx(), "resnet-sweep", "lr-0001"));
+  keys("x y");
+  EXPECT_FALSE(has_task(fixture_.ctx(), "resnet-sweep", "lr-0001"));
+}
+
+}  // namespace
+}  // namespace trainyard

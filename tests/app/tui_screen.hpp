@@ -1,0 +1,81 @@
+// The TUI over the seeded fixture on a headless terminal, driven by key names (test fixture).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "../widgets/snapshot.hpp"
+#include "app/terminal.hpp"
+#include "app/tui.hpp"
+#include "tui_fixture.hpp"
+
+namespace trainyard::apptest {
+
+inline constexpr TermSize kNormal{80, 24};
+inline constexpr TermSize kTiny{40, 12};
+
+/// One TUI over the fixture on a headless terminal.
+class TuiScreen : public ::testing::Test {
+ protected:
+  TuiScreen() : fixture_(SystemClock().now()) {}
+
+  /// Starts the TUI on `view` (and `job`) at `size` and draws the first frame.
+  void open(TermSize size, const std::string& view, const std::string& job = "") {
+    term_ = std::make_unique<HeadlessTerminal>(size);
+    TuiOptions o;
+    o.view = view;
+    o.job = job;
+    o.demo_command = "python3 examples/train_demo.py";
+    tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
+    tui_->sample_gpus_once();
+    tui_->draw();
+  }
+
+  /// Feeds space-separated tmux-style key names, drawing after each as the real loop does.
+  void keys(const std::string& names) {
+    std::istringstream in(names);
+    for (std::string name; in >> name;) {
+      auto k = parse_key_name(name);
+      ASSERT_TRUE(k) << name;
+      tui_->handle_key(*k);
+      tui_->draw();
+    }
+  }
+
+  /// Types literal text (each character one key).
+  void type(const std::string& text) {
+    for (char ch : text) {
+      tui_->handle_key(KeyEvent::character(static_cast<unsigned char>(ch)));
+      tui_->draw();
+    }
+  }
+
+  /// Resizes the terminal and lets the TUI handle the queued Resize key.
+  void resize(TermSize size) {
+    term_->resize(size);
+    while (auto k = term_->read_key()) tui_->handle_key(*k);
+    tui_->draw();
+  }
+
+  /// Selects the task whose row contains `text` in the Tasks pane (filter, then submit).
+  void select_task(const std::string& text) {
+    keys("/");
+    type(text);
+    keys("Enter");
+  }
+
+  /// Compares the last frame with tests/snapshots/app/<name>.
+  void expect(const std::string& name) {
+    ASSERT_TRUE(term_);
+    snapshot::expect_snapshot(term_->last_frame(), "app", name);
+  }
+
+  TuiFixture fixture_;
+  std::unique_ptr<HeadlessTerminal> term_;
+  std::unique_ptr<Tui> tui_;
+};
+
+}  // namespace trainyard::apptest

@@ -1,0 +1,233 @@
+// `trainyard pool|node|job|task …` against `trainyard emulator`, an account in config.json: each
+// subcommand once, the store refreshed after each, read-only refusals that send nothing, pool
+// delete without --yes, malformed JSON files.
+#include <sys/stat.h>
+
+#include "../azure/emulator_process.hpp"
+#include "azure/batch_client.hpp"
+#include "cli_fixture.hpp"
+
+namespace trainyard::clitest {
+namespace {
+
+class Actions : public Cli {
+ protected:
+  Actions() {
+    write_config(false);
+    azure::BatchClientOptions o;
+    o.account = emu_.account();
+    o.endpoint = emu_.endpoint();
+    client_ = std::make_unique<azure::BatchClient>(
+        o, std::make_shared<azure::HttpClient>(),
+        azure::shared_key_credential(emu_.account(), emu_.key()), clock_);
+  }
+
+  void write_config(bool readonly) {
+    const std::string dir = root() + "/xdg-config/trainyard";
+    fs::create_directories(dir);
+    json account{{"name", emu_.account()},
+                 {"kind", "emulator"},
+                 {"endpoint", emu_.endpoint()},
+                 {"readonly", readonly},
+                 {"auth", {{"key", emu_.key()}}}};
+    write(dir + "/config.json", json{{"version", 1}, {"accounts", {account}}}.dump(2));
+    ::chmod((dir + "/config.json").c_str(), 0600);  // it holds a key inline
+  }
+
+  void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+  // `trainyard ARGS... --account A [-- COMMAND...]`
+  Outcome act(std::vector<std::string> args) {
+    args.insert(std::find(args.begin(), args.end(), "--"), {"--account", emu_.account()});
+    return ty(args);
+  }
+
+  json offline(const std::string& what, std::vector<std::string> extra = {}) {
+    extra.insert(extra.end(), {"--account", emu_.account(), "--offline"});
+    return ls_json(what, extra);
+  }
+
+  static bool has_id(const json& list, const std::string& id) {
+    for (const auto& e : list)
+      if (e.value("id", "") == id) return true;
+    return false;
+  }
+
+  // Requests the emulator served, its control endpoint left out.
+  int64_t served() {
+    auto r = client_->call("GET", "/__trainyard/counters");
+    EXPECT_TRUE(r.ok());
+    auto counters = json::parse(r->body);  // null until the first request is counted
+    if (!counters.is_object()) return 0;
+    const json paths = counters.value("paths", json::object());
+    int64_t n = 0;
+    for (const auto& [path, c] : paths.items())
+      if (path.find("/__trainyard/") == std::string::npos) n += c.value("requests", int64_t{0});
+    return n;
+  }
+
+  // Waits for the pool to be steady with `nodes` idle nodes; returns their ids.
+  std::vector<std::string> steady(const std::string& pool, size_t nodes) {
+    for (int i = 0; i < 400; ++i) {
+      auto p = client_->call("GET", "/pools/" + pool);
+      auto n = client_->nodes(pool);
+      bool idle = n.ok() && n->size() == nodes;
+      for (size_t k = 0; idle && k < n->size(); ++k) idle = (*n)[k].state == NodeState::Idle;
+      if (p.ok() && json::parse(p->body).value("allocationState", "") == "steady" && idle) {
+        std::vector<std::string> ids;
+        for (const auto& node : *n) ids.push_back(node.id);
+        return ids;
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    ADD_FAILURE() << "pool " << pool << " never became steady with " << nodes << " nodes";
+    return {};
+  }
+
+  void expect_ok(const Outcome& r, const std::string& out_has = "") {
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(out_has), std::string::npos) << r.out;
+  }
+
+  azuretest::EmulatorProcess emu_;
+  SystemClock clock_;
+  std::unique_ptr<azure::BatchClient> client_;
+};
+
+TEST_F(Actions, PoolSubcommands) {
+  expect_ok(act({"pool", "create", "--id", "p", "--vm-size", "standard_d2s_v3", "--image",
+                 "canonical:0001-com-ubuntu-server-jammy:22_04-lts", "--node-agent-sku",
+                 "batch.node.ubuntu 22.04", "--dedicated", "1", "--task-slots", "2"}),
+            "created pool p");
+  EXPECT_TRUE(has_id(offline("pools"), "p"));
+  steady("p", 1);
+  expect_ok(act({"pool", "resize", "p", "--dedicated", "2", "--spot", "0"}), "resizing pool p");
+  expect_ok(act({"pool", "stop-resize", "p"}));
+  expect_ok(act({"pool", "autoscale", "enable", "p", "--formula", "$TargetDedicatedNodes = 1;",
+                 "--interval", "PT5M"}));
+  expect_ok(act({"pool", "autoscale", "eval", "p", "--formula", "$TargetDedicatedNodes = 2;"}),
+            "$TargetDedicatedNodes=2\n");
+  auto bad = act({"pool", "autoscale", "eval", "p", "--formula", "$TargetDedicatedNodes = (;"});
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.out.find("error: AutoScalingFormulaSyntaxError"), std::string::npos) << bad.out;
+  expect_ok(act({"pool", "autoscale", "disable", "p"}));
+  expect_ok(act({"pool", "images"}), "batch.node.ubuntu 22.04");
+  write(root() + "/pool.json", R"({"id": "q", "vmSize": "standard_d2s_v3"})");
+  expect_ok(act({"pool", "create", "--json", root() + "/pool.json"}), "created pool q");
+  // Not a terminal, no --yes: refused, nothing deleted.
+  auto refused = act({"pool", "delete", "p"});
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_NE(refused.err.find("--yes"), std::string::npos) << refused.err;
+  EXPECT_EQ(json::parse(client_->call("GET", "/pools/p")->body)["state"], "active");
+  expect_ok(act({"pool", "delete", "p", "--yes"}), "deleting pool p");
+  EXPECT_FALSE(has_id(offline("pools"), "p"));
+  auto missing = act({"pool", "resize", "nope", "--dedicated", "1"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find("trainyard: resize pool nope: PoolNotFound: "), std::string::npos)
+      << missing.err;
+  EXPECT_NE(missing.err.find("(HTTP 404, request-id "), std::string::npos) << missing.err;
+}
+
+TEST_F(Actions, NodeSubcommands) {
+  expect_ok(act({"pool", "create", "--id", "p", "--vm-size", "standard_d2s_v3", "--image",
+                 "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest", "--node-agent-sku",
+                 "batch.node.ubuntu 22.04", "--dedicated", "2"}));
+  auto ids = steady("p", 2);
+  ASSERT_EQ(ids.size(), 2u);
+  const std::string a = ids[0], b = ids[1];
+  expect_ok(act({"node", "disable-scheduling", "p", a, "--option", "taskcompletion"}));
+  auto nodes = offline("nodes", {"--pool", "p"});
+  ASSERT_EQ(nodes.size(), 1u) << nodes.dump();  // only the refreshed node is in the cache yet
+  EXPECT_EQ(nodes[0]["schedulingState"], "disabled");
+  expect_ok(act({"node", "enable-scheduling", "p", a}));
+  expect_ok(act({"node", "remote-login", "p", a, b}), a + "  127.0.0.1:");
+  expect_ok(act({"node", "reboot", "p", a}));
+  expect_ok(act({"node", "reimage", "p", b, "--option", "terminate"}));
+  steady("p", 2);
+  expect_ok(act({"node", "remove", "p", a}), "removing 1 node(s) from pool p");
+  auto bad = act({"node", "reboot", "p", a, "--option", "later"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("unknown node option 'later'"), std::string::npos) << bad.err;
+}
+
+TEST_F(Actions, JobAndTaskSubcommands) {
+  ASSERT_TRUE(
+      client_->call("POST", "/pools", {}, R"({"id":"p","vmSize":"standard_d2s_v3"})", {}, false)
+          .ok());
+  expect_ok(act({"job", "create", "--id", "j", "--pool", "p"}), "created job j");
+  auto jobs = offline("jobs");
+  ASSERT_TRUE(has_id(jobs, "j"));
+  write(root() + "/job.json", R"({"id": "k", "poolInfo": {"poolId": "p"}})");
+  expect_ok(act({"job", "create", "--json", root() + "/job.json"}), "created job k");
+  auto submitted = json::parse(client_->call("GET", "/jobs/k")->body)["metadata"];
+  ASSERT_EQ(submitted.size(), 1u);
+  EXPECT_EQ(submitted[0]["name"], "submittedBy");
+  auto one = act({"task", "add", "j", "--id", "t1", "--", "echo", "hello world"});
+  expect_ok(one, "added 1 task(s) to job j");
+  EXPECT_EQ(json::parse(client_->call("GET", "/jobs/j/tasks/t1")->body)["commandLine"],
+            "echo 'hello world'");
+  write(root() + "/tasks.json", R"([{"id": "t2", "commandLine": "true"},
+                                    {"id": "t3", "commandLine": "true"}])");
+  expect_ok(act({"task", "add", "j", "--json", root() + "/tasks.json"}), "added 2 task(s)");
+  EXPECT_EQ(offline("tasks", {"--job", "j"}).size(), 3u);
+  expect_ok(act({"task", "terminate", "j/t1"}));
+  expect_ok(act({"task", "reactivate", "j/t1"}));
+  expect_ok(act({"task", "delete", "j/t1"}));
+  EXPECT_FALSE(has_id(offline("tasks", {"--job", "j"}), "t1"));
+  expect_ok(act({"job", "disable", "j", "--tasks", "wait"}));
+  expect_ok(act({"job", "enable", "j"}));
+  expect_ok(act({"job", "terminate", "j", "--reason", "enough"}));
+  expect_ok(act({"job", "delete", "j"}));
+  EXPECT_FALSE(has_id(offline("jobs"), "j"));
+}
+
+TEST_F(Actions, ReadonlyFlagRefusesBeforeAnyRequest) {
+  const auto before = served();
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"--readonly", "pool", "resize", "p", "--dedicated", "1"},
+           {"job", "delete", "j", "--readonly"},
+           {"--readonly", "task", "add", "j", "--id", "t", "--", "true"}}) {
+    auto r = act(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(r.err, "trainyard: account " + emu_.account() +
+                         " is read-only (--readonly was given; run without it to change it)\n");
+  }
+  EXPECT_EQ(served(), before);
+  expect_ok(act({"--readonly", "pool", "images"}), "batch.node");  // reading is allowed
+}
+
+TEST_F(Actions, ReadonlyAccountRefusesBeforeAnyRequest) {
+  write_config(true);
+  const auto before = served();
+  auto r = act({"job", "create", "--id", "j", "--pool", "p"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("trainyard: account " + emu_.account() + " is read-only (", 0), 0u)
+      << r.err;
+  EXPECT_NE(r.err.find("config.json; set it to false there"), std::string::npos) << r.err;
+  EXPECT_EQ(served(), before);
+}
+
+TEST_F(Actions, MalformedJsonFileNamesThePlaceAndSendsNothing) {
+  const std::string file = root() + "/bad.json";
+  write(file, "{\n  \"id\": \"p\",\n  \"vmSize\": ,\n}\n");
+  const auto before = served();
+  auto r = act({"pool", "create", "--json", file});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(file + ":3:13: not valid JSON"), std::string::npos) << r.err;
+  auto tasks = act({"task", "add", "j", "--json", file});
+  EXPECT_EQ(tasks.code, 2);
+  EXPECT_NE(tasks.err.find(file + ":3:13:"), std::string::npos) << tasks.err;
+  EXPECT_EQ(served(), before);
+}
+
+TEST_F(Actions, LocalAccountIsBatchOnly) {
+  auto r = ty({"pool", "resize", "--account", "local", "local", "--dedicated", "2"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("pool resize is Batch-only"), std::string::npos) << r.err;
+  auto n = ty({"node", "reboot", "--account", "local", "local", "n"});
+  EXPECT_EQ(n.code, 2);
+  EXPECT_NE(n.err.find("node reboot is Batch-only"), std::string::npos) << n.err;
+}
+
+}  // namespace
+}  // namespace trainyard::clitest
