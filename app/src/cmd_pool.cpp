@@ -7,6 +7,7 @@
 #include "action_util.hpp"
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
+#include "azure/pool_spec.hpp"
 #include "commands.hpp"
 #include "core/sanitizer.hpp"
 #include "text_table.hpp"
@@ -34,26 +35,6 @@ Result<std::optional<Duration>> optional_duration(const std::string& text, const
   return std::optional<Duration>(*d);
 }
 
-// `publisher:offer:sku[:version]`, or a custom image's resource id.
-Result<json> image_reference(const PoolFlags& f) {
-  if (!f.custom_image.empty()) return json{{"virtualMachineImageId", f.custom_image}};
-  std::vector<std::string> parts;
-  for (std::size_t pos = 0; pos <= f.image.size();) {
-    auto colon = std::min(f.image.find(':', pos), f.image.size());
-    parts.push_back(f.image.substr(pos, colon - pos));
-    pos = colon + 1;
-  }
-  bool empty_part = std::any_of(parts.begin(), parts.end(), [](auto& p) { return p.empty(); });
-  if (parts.size() < 3 || parts.size() > 4 || empty_part)
-    return make_error(ErrorKind::Usage, fmt::format("--image '{}': expected "
-                                                    "publisher:offer:sku[:version]",
-                                                    f.image));
-  return json{{"publisher", parts[0]},
-              {"offer", parts[1]},
-              {"sku", parts[2]},
-              {"version", parts.size() == 4 ? parts[3] : "latest"}};
-}
-
 Result<void> check_pool_flags(const PoolFlags& f) {
   const bool shaped = !f.id.empty() || !f.vm_size.empty() || !f.image.empty() ||
                       !f.custom_image.empty() || !f.node_agent_sku.empty();
@@ -74,18 +55,10 @@ Result<void> check_pool_flags(const PoolFlags& f) {
 Result<json> pool_body(const PoolFlags& f) {
   TY_TRY(check_pool_flags(f));
   if (!f.json_file.empty()) return read_json_file(f.json_file);
-  auto image = image_reference(f);
-  if (!image) return image.error();
-  json body{{"id", f.id},
-            {"vmSize", f.vm_size},
-            {"virtualMachineConfiguration",
-             {{"imageReference", *image}, {"nodeAgentSKUId", f.node_agent_sku}}}};
-  if (f.dedicated >= 0) body["targetDedicatedNodes"] = f.dedicated;
-  if (f.spot >= 0) body["targetLowPriorityNodes"] = f.spot;
-  if (f.task_slots >= 0) body["taskSlotsPerNode"] = f.task_slots;
-  if (!f.start_task.empty())
-    body["startTask"] = {{"commandLine", f.start_task}, {"waitForSuccess", true}};
-  return body;
+  azure::PoolSpec spec{f.id,           f.vm_size,           f.image,
+                       f.custom_image, f.node_agent_sku,    given(f.dedicated),
+                       given(f.spot),  given(f.task_slots), f.start_task};
+  return azure::pool_body(spec);
 }
 
 int pool_create(const CliState& st, const PoolFlags& f) {

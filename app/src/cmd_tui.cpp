@@ -54,6 +54,7 @@ int run_tui(const CliState& st, const TuiFlags& f) {
   o.account = f.account;
   o.job = f.job;
   o.demo_command = demo_command();
+  o.readonly = st.readonly;
   if (!f.dump_frame.empty()) return dump_frame(**ctx, f.dump_frame, f.keys, o);
   if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
     std::fputs("trainyard: the TUI needs a terminal (use a subcommand, or --dump-frame WxH)\n",

@@ -233,6 +233,24 @@ void Tui::tick() {
   st_->last_reload = now;
 }
 
+// Workers' news: an action's outcome goes to the status bar; a poller's write reloads the pane
+// (when the store really changed); a GPU sample only redraws the GPU pane.
+bool Tui::handle_events() {
+  bool changed = false, wrote = false;
+  for (auto& e : st_->events.drain()) {
+    if (auto* m = std::get_if<StatusMessage>(&e)) {
+      set_status(*st_, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
+      poke_poller(*st_);  // what the action changed is polled at once
+      changed = true;
+    } else {
+      wrote = true;
+    }
+  }
+  if (wrote && st_->top().view == View::Gpus) return true;
+  if (wrote) tick();
+  return changed || wrote;
+}
+
 // A followed log refreshes 4 times a second; everything else once a second (the data changes
 // no faster, and an idle TUI must cost next to nothing).
 std::chrono::milliseconds Tui::refresh_interval() const {
@@ -250,8 +268,7 @@ int Tui::run() {
         next_refresh - std::chrono::steady_clock::now());
     pollfd fds[2] = {{st_->events.fd(), POLLIN, 0}, {term_.input_fd(), POLLIN, 0}};
     poll(fds, term_.input_fd() >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(0, wait.count())));
-    // A GPU sample only changes what the GPU pane shows.
-    bool changed = !st_->events.drain().empty() && st_->top().view == View::Gpus;
+    bool changed = handle_events();
     while (auto k = term_.read_key()) {
       handle_key(*k);
       changed = true;

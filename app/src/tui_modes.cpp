@@ -95,7 +95,15 @@ void handle_form(TuiState& st, const KeyEvent& key) {
   auto r = st.form->handle(key);
   if (r == Reaction::Cancel) {
     st.form.reset();
+    st.on_form_submit = nullptr;
     st.mode = Mode::Normal;
+  } else if (r == Reaction::Submit && st.on_form_submit) {
+    auto submit = std::move(st.on_form_submit);
+    auto form = std::move(*st.form);
+    st.form.reset();
+    st.on_form_submit = nullptr;
+    st.mode = Mode::Normal;
+    submit(form);
   } else if (r == Reaction::Submit) {
     submit_run_form(st);
   }
@@ -159,6 +167,7 @@ void open_run_form(TuiState& st) {
   if (st.top().account != kLocalAccount)
     return set_status(st, "runs start on the local account for now", StatusLevel::Error);
   Form f;
+  st.on_form_submit = nullptr;
   f.title = "Start a run";
   std::error_code ec;
   auto cwd = std::filesystem::current_path(ec).string();

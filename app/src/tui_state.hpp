@@ -17,6 +17,7 @@
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "sync/batch_poller.hpp"
+#include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/dialog.hpp"
@@ -118,6 +119,8 @@ struct TuiState {
   Mode mode = Mode::Normal;
   LineEdit input;
   std::optional<Form> form;
+  /// What a valid submit of `form` does; empty: the local run form's submit.
+  std::function<void(const Form&)> on_form_submit;
   std::optional<DialogVm> confirm;
   std::function<void()> on_confirm;
   StatusBarVm status;
@@ -136,6 +139,8 @@ struct TuiState {
   bool live = false;  ///< an interactive loop runs (headless frames never poll)
   /// Pinned jobs by account: their running tasks' logs are followed (metrics stay live).
   PinnedJobs pinned;
+  /// Batch accounts' action workers by account (after `events`, which they post to).
+  std::map<std::string, std::unique_ptr<CommandRunner>> runners;
   std::chrono::steady_clock::time_point last_schedule{};
   std::chrono::steady_clock::time_point last_reload{};
   int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
@@ -189,6 +194,12 @@ void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
 
 /// Detail (tui_detail.cpp).
 void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+
+/// Batch actions by pane (tui_batch_pools.cpp, tui_batch_work.cpp); `a` is the pane's key action.
+void pool_action(AppContext& ctx, TuiState& st, Action a);
+void node_action(AppContext& ctx, TuiState& st, Action a);
+void job_action(AppContext& ctx, TuiState& st, Action a);
+void task_action(AppContext& ctx, TuiState& st, Action a);
 
 /// Batch pollers (tui_pollers.cpp).
 /// Adds the configured and environment accounts to the store, so the Accounts pane lists them.

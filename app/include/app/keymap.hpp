@@ -46,6 +46,18 @@ enum class Action {
   Mark,
   Chart,
   Pin,
+  Create,            ///< a pool or a job (Batch)
+  Resize,            ///< a pool
+  StopResize,        ///< a pool
+  Autoscale,         ///< a pool: enable (the evaluation shown)
+  DisableAutoscale,  ///< a pool
+  Delete,            ///< a pool (its id typed), a node (removed), a job
+  Reboot,            ///< a node
+  Reimage,           ///< a node
+  Scheduling,        ///< a node's scheduling, a job's enable/disable: toggled
+  RemoteLogin,       ///< a node: where to ssh
+  Terminate,         ///< a job
+  Reactivate,        ///< a failed task: run it again
 };
 
 /// Where a binding applies.

@@ -17,6 +17,7 @@ struct TuiOptions {
   std::string account = kLocalAccount;
   std::string job;
   std::string demo_command;  ///< pre-filled in the run form
+  bool readonly = false;     ///< `--readonly`: every change to a Batch account is refused
 };
 
 struct TuiState;
@@ -45,6 +46,7 @@ class Tui {
  private:
   std::chrono::milliseconds refresh_interval() const;
   void tick();
+  bool handle_events();
 
   AppContext& ctx_;
   Terminal& term_;

@@ -1,0 +1,55 @@
+// Internal: what the TUI's Batch actions share: the account's command worker, forms and
+// confirmations that queue a change, and refreshing a changed entity into the store.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "azure/batch_client.hpp"
+#include "sync/command_runner.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+
+/// `Msg()` when a field is valid, else why not.
+using FieldError = std::optional<std::string>;
+
+/// A whole number of at most 6 digits, or nullopt.
+std::optional<int> whole_number(const std::string& v);
+/// Validators: an optional count, a Batch id, a required text.
+FieldError count_field(const std::string& v);
+FieldError id_field(const std::string& v);
+FieldError required_field(const std::string& v);
+
+/// The id of the selected row of a table pane.
+std::optional<std::string> selected_row(TuiState& st);
+
+/// Queues `command` on the focused account's worker (refused, with a status message, when the
+/// account is read-only or unknown); the status bar shows `what…` until it answers.
+/// `change` false: a read, allowed on a read-only account.
+void run_batch(AppContext& ctx, TuiState& st, const std::string& what, BatchCommand command,
+               bool change = true);
+/// Asks first (default No), then runs.
+void confirm_then(AppContext& ctx, TuiState& st, std::string title, std::string question,
+                  std::string what, BatchCommand command);
+/// Shows `form`; on a valid submit, `on_submit` gets it (and the form closes).
+void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_submit);
+/// True when the focused account takes changes; else says why in the status bar.
+bool account_writable(AppContext& ctx, TuiState& st);
+
+/// GETs the entity and stores it (a 404 removes it from the store).
+Result<void> store_pool(azure::BatchClient& c, Store& s, const std::string& pool);
+Result<void> store_node(azure::BatchClient& c, Store& s, const std::string& pool,
+                        const std::string& node);
+Result<void> store_job(azure::BatchClient& c, Store& s, const std::string& job);
+Result<void> store_task(azure::BatchClient& c, Store& s, const std::string& job,
+                        const std::string& task);
+/// `done` when the change worked (with a note when the refresh, run after it, failed).
+Result<std::string> changed(Result<void> change, const std::function<Result<void>()>& refresh,
+                            std::string done);
+
+/// Pane actions (tui_batch_pools.cpp).
+void open_pool_form(AppContext& ctx, TuiState& st);
+void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool);
+
+}  // namespace trainyard

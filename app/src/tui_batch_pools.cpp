@@ -1,0 +1,169 @@
+// Pool actions from the Pools pane: create (a form), resize, stop resize, autoscale (enable with
+// the evaluation shown, disable) and delete (the pool id typed to confirm).
+#include <fmt/format.h>
+
+#include "azure/batch_actions.hpp"
+#include "azure/pool_spec.hpp"
+#include "tui_batch.hpp"
+
+namespace trainyard {
+namespace {
+
+// Fills the node agent SKU from supportedimages when left empty, and warns of an image past
+// its end of support.
+Result<std::string> prepare_image(azure::BatchClient& c, azure::PoolSpec& spec, Timestamp now) {
+  if (spec.image.empty()) return std::string();
+  auto images = azure::supported_images(c);
+  if (!images) return images.error();
+  auto found = azure::find_image(*images, spec.image);
+  if (!found) {
+    if (spec.node_agent_sku.empty())
+      return make_error(ErrorKind::Usage, "image " + spec.image +
+                                              " is not in supportedimages: give its node agent "
+                                              "SKU (trainyard pool images)");
+    return std::string("; image not in supportedimages");
+  }
+  if (spec.node_agent_sku.empty()) spec.node_agent_sku = found->node_agent_sku_id;
+  if (!found->past_end_of_life(now)) return std::string();
+  return fmt::format("; WARNING: {} is past its end of support ({})", spec.image,
+                     format_iso8601(*found->batch_support_end_of_life).substr(0, 10));
+}
+
+Result<std::string> create_pool(azure::BatchClient& c, Store& s, azure::PoolSpec spec) {
+  SystemClock clock;
+  auto note = prepare_image(c, spec, clock.now());
+  if (!note) return note.error();
+  auto body = azure::pool_body(spec);
+  if (!body) return body.error();
+  return changed(
+      azure::create_pool(c, *body), [&] { return store_pool(c, s, spec.id); },
+      "creating pool " + spec.id + *note);
+}
+
+azure::PoolSpec spec_from(const Form& f) {
+  azure::PoolSpec spec;
+  spec.id = f.value("Id");
+  spec.vm_size = f.value("VM size");
+  auto image = f.value("Image");
+  // A custom image is a resource id; a marketplace one is publisher:offer:sku.
+  (image.rfind("/", 0) == 0 ? spec.custom_image : spec.image) = image;
+  spec.node_agent_sku = f.value("Agent SKU");
+  spec.dedicated = whole_number(f.value("Dedicated"));
+  spec.spot = whole_number(f.value("Spot"));
+  spec.task_slots = whole_number(f.value("Task slots"));
+  spec.start_task = f.value("Start task");
+  return spec;
+}
+
+void open_resize_form(AppContext& ctx, TuiState& st, const std::string& pool) {
+  Form f;
+  f.title = "Resize pool " + pool;
+  f.add("Dedicated", "", "target dedicated nodes (empty: unchanged)", count_field);
+  f.add("Spot", "", "target Spot nodes (empty: unchanged)", count_field);
+  open_form(st, std::move(f), [&ctx, &st, pool](const Form& form) {
+    auto d = whole_number(form.value("Dedicated"));
+    auto s = whole_number(form.value("Spot"));
+    if (!d && !s) return set_status(st, "resize: nothing to change");
+    run_batch(ctx, st, "resize pool " + pool, [pool, d, s](azure::BatchClient& c, Store& store) {
+      return changed(
+          azure::resize_pool(c, pool, d, s), [&] { return store_pool(c, store, pool); },
+          "resizing pool " + pool);
+    });
+  });
+}
+
+void open_delete_form(AppContext& ctx, TuiState& st, const std::string& pool) {
+  // Deleting a pool loses its nodes and whatever runs there: the id is typed, not a y.
+  Form f;
+  f.title = "Delete pool " + pool;
+  f.add("Type its id", "", pool, [pool](const std::string& v) {
+    return v == pool ? FieldError() : FieldError("type the pool id exactly to delete it");
+  });
+  open_form(st, std::move(f), [&ctx, &st, pool](const Form&) {
+    run_batch(ctx, st, "delete pool " + pool, [pool](azure::BatchClient& c, Store& s) {
+      return changed(
+          azure::delete_pool(c, pool), [&] { return store_pool(c, s, pool); },
+          "deleting pool " + pool);
+    });
+  });
+}
+
+}  // namespace
+
+void open_pool_form(AppContext& ctx, TuiState& st) {
+  if (!account_writable(ctx, st)) return;
+  Form f;
+  f.title = "Create a pool";
+  f.add("Id", "", "pool id", id_field);
+  f.add("VM size", "Standard_NC24ads_A100_v4", "e.g. Standard_D4s_v5", required_field);
+  f.add("Image", "microsoft-dsvm:ubuntu-hpc:2204", "publisher:offer:sku or a custom image id",
+        required_field);
+  f.add("Agent SKU", "", "empty: from supportedimages");
+  f.add("Dedicated", "1", "dedicated nodes", count_field);
+  f.add("Spot", "0", "Spot nodes", count_field);
+  f.add("Task slots", "1", "tasks per node", count_field);
+  f.add("Start task", "", "command run on each node first (optional)");
+  open_form(st, std::move(f), [&ctx, &st](const Form& form) {
+    auto spec = spec_from(form);
+    run_batch(ctx, st, "create pool " + spec.id,
+              [spec](azure::BatchClient& c, Store& s) { return create_pool(c, s, spec); });
+  });
+}
+
+void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool) {
+  if (!account_writable(ctx, st)) return;
+  Form f;
+  f.title = "Autoscale pool " + pool;
+  f.add("Formula", "$TargetDedicatedNodes = min(4, $PendingTasks.GetSample(1));",
+        "autoscale formula", required_field);
+  f.add("Interval", "PT5M", "evaluation interval (ISO 8601, at least PT5M)");
+  open_form(st, std::move(f), [&ctx, &st, pool](const Form& form) {
+    auto formula = form.value("Formula");
+    auto interval = parse_iso_duration(form.value("Interval"));
+    std::optional<Duration> every;
+    if (interval) every = *interval;
+    run_batch(ctx, st, "autoscale " + pool,
+              [pool, formula, every](azure::BatchClient& c, Store& s) -> Result<std::string> {
+                TY_TRY(azure::enable_autoscale(c, pool, formula, every));
+                // Enabling evaluates once; showing that evaluation says what it will do.
+                auto eval = azure::evaluate_autoscale(c, pool, formula);
+                (void)store_pool(c, s, pool);
+                if (!eval) return "autoscale enabled on " + pool;
+                if (!eval->error.empty()) return "autoscale on " + pool + ": " + eval->error;
+                return "autoscale on " + pool + ": " + eval->results;
+              });
+  });
+}
+
+void pool_action(AppContext& ctx, TuiState& st, Action a) {
+  if (a == Action::Create) return open_pool_form(ctx, st);
+  auto pool = selected_row(st);
+  if (!pool) return set_status(st, "no pool selected");
+  if (!account_writable(ctx, st)) return;
+  const std::string id = *pool;
+  switch (a) {
+    case Action::Resize:
+      return open_resize_form(ctx, st, id);
+    case Action::StopResize:
+      return run_batch(ctx, st, "stop resize of " + id, [id](azure::BatchClient& c, Store& s) {
+        return changed(
+            azure::stop_resize_pool(c, id), [&] { return store_pool(c, s, id); },
+            "stopping the resize of " + id);
+      });
+    case Action::Autoscale:
+      return open_autoscale_form(ctx, st, id);
+    case Action::DisableAutoscale:
+      return run_batch(ctx, st, "disable autoscale of " + id,
+                       [id](azure::BatchClient& c, Store& s) {
+                         return changed(
+                             azure::disable_autoscale(c, id), [&] { return store_pool(c, s, id); },
+                             "autoscale disabled on " + id);
+                       });
+    case Action::Delete:
+      return open_delete_form(ctx, st, id);
+    default:
+      return;
+  }
+}
+
+}  // namespace trainyard

@@ -1,0 +1,60 @@
+// User actions on a Batch account, run off the UI thread: each is a function given the
+// account's client and a store connection of the worker's own; its outcome comes back as a
+// status message, so the UI never waits on the network.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "azure/batch_client.hpp"
+#include "core/event_queue.hpp"
+#include "core/result.hpp"
+#include "store/store.hpp"
+#include "sync/batch_poller.hpp"
+
+namespace trainyard {
+
+/// One action: does the change (and refreshes what it changed into the store); returns the
+/// status-bar text of its success.
+using BatchCommand = std::function<Result<std::string>(azure::BatchClient&, Store&)>;
+
+/// A worker thread running one account's actions in order.
+class CommandRunner {
+ public:
+  /// `on_done(message, is_error)` is called from the worker after each action.
+  CommandRunner(std::string data_dir, BatchClientFactory make_client,
+                std::function<void(StatusMessage)> on_done);
+  /// Finishes the action in flight, drops the queued ones and joins.
+  ~CommandRunner();
+  CommandRunner(const CommandRunner&) = delete;
+  CommandRunner& operator=(const CommandRunner&) = delete;
+
+  /// Queues an action; `what` names it in a failure (`resize pool gpu`).
+  void submit(std::string what, BatchCommand command);
+  /// Actions queued or running.
+  size_t pending() const;
+
+ private:
+  void run();
+  Result<std::string> execute(const BatchCommand& command);
+
+  std::string data_dir_;
+  BatchClientFactory make_client_;
+  std::function<void(StatusMessage)> on_done_;
+  std::unique_ptr<Store> store_;
+  std::unique_ptr<azure::BatchClient> client_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::pair<std::string, BatchCommand>> queue_;
+  size_t running_ = 0;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace trainyard

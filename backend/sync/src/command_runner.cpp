@@ -1,0 +1,80 @@
+#include "sync/command_runner.hpp"
+
+#include <exception>
+
+namespace trainyard {
+
+CommandRunner::CommandRunner(std::string data_dir, BatchClientFactory make_client,
+                             std::function<void(StatusMessage)> on_done)
+    : data_dir_(std::move(data_dir)),
+      make_client_(std::move(make_client)),
+      on_done_(std::move(on_done)),
+      thread_([this] { run(); }) {}
+
+CommandRunner::~CommandRunner() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void CommandRunner::submit(std::string what, BatchCommand command) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    queue_.emplace_back(std::move(what), std::move(command));
+  }
+  cv_.notify_all();
+}
+
+size_t CommandRunner::pending() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return queue_.size() + running_;
+}
+
+// The client and the store connection are opened on first use, in this thread (a key command
+// may take a while), and kept.
+Result<std::string> CommandRunner::execute(const BatchCommand& command) {
+  if (!store_) {
+    auto s = Store::open(data_dir_ + "/cache.db");
+    if (!s) return s.error();
+    store_ = std::move(*s);
+  }
+  if (!client_) {
+    auto c = make_client_();
+    if (!c) return c.error();
+    client_ = std::move(*c);
+  }
+  // No exception may cross into the UI thread, nor end this one.
+  try {
+    return command(*client_, *store_);
+  } catch (const std::exception& e) {
+    return make_error(ErrorKind::Internal, e.what());
+  }
+}
+
+void CommandRunner::run() {
+  for (;;) {
+    std::pair<std::string, BatchCommand> next;
+    {
+      std::unique_lock<std::mutex> g(mu_);
+      cv_.wait(g, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      next = std::move(queue_.front());
+      queue_.pop_front();
+      ++running_;
+    }
+    auto r = execute(next.second);
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      --running_;
+    }
+    if (on_done_)
+      on_done_(r ? StatusMessage{*r, false}
+                 : StatusMessage{next.first + ": " + r.error().message, true});
+  }
+}
+
+}  // namespace trainyard
