@@ -14,6 +14,7 @@
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
 #include "core/sanitizer.hpp"
+#include "sync/entity_refresh.hpp"
 
 namespace trainyard {
 namespace {
@@ -48,16 +49,6 @@ void ensure_account_row(ActionSession& s) {
   Account row{s.account.name, s.account.emulator ? AccountKind::Emulator : AccountKind::Batch,
               s.account.endpoint};
   if (auto ok = s.ctx->store->upsert_account(row); !ok) warn_refresh("the account", ok.error());
-}
-
-// GETs an entity and stores it; a 404 means it is gone, so it leaves the store too.
-template <typename T, typename Put, typename Forget>
-void refresh_entity(ActionSession& s, const std::string& what, const Result<T>& got, Put put,
-                    Forget forget) {
-  if (!got && got.error().kind == ErrorKind::NotFound) return forget();
-  if (!got) return warn_refresh(what, got.error());
-  ensure_account_row(s);
-  if (auto ok = put(*got); !ok) warn_refresh(what, ok.error());
 }
 
 }  // namespace
@@ -108,33 +99,27 @@ int print_done(const std::string& line) {
   return kExitOk;
 }
 
+// The action succeeded either way: a failed refresh is a warning, the next poll mends it.
+void refreshed(ActionSession& s, const std::string& what, const Result<void>& r) {
+  if (!r) return warn_refresh(what, r.error());
+  ensure_account_row(s);
+}
+
 void refresh_pool(ActionSession& s, const std::string& pool) {
-  refresh_entity(
-      s, "pool " + pool, azure::get_pool(*s.client, pool),
-      [&](const Pool& p) { return s.ctx->store->upsert_pool(p); }, [&] { forget_pool(s, pool); });
+  refreshed(s, "pool " + pool, cache_pool(*s.ctx->store, *s.client, pool));
 }
 
 void refresh_node(ActionSession& s, const std::string& pool, const std::string& node) {
-  auto forget = [&] {
-    if (auto ok = s.ctx->store->delete_node(s.account.name, pool, node); !ok)
-      warn_refresh("node " + node, ok.error());
-  };
-  refresh_entity(
-      s, "node " + node, azure::get_node(*s.client, pool, node),
-      [&](const Node& n) { return s.ctx->store->upsert_node(n); }, forget);
+  refreshed(s, "node " + node, cache_node(*s.ctx->store, *s.client, pool, node));
 }
 
 void refresh_job(ActionSession& s, const std::string& job) {
-  refresh_entity(
-      s, "job " + job, azure::get_job(*s.client, job),
-      [&](const Job& j) { return s.ctx->store->upsert_job(j); }, [&] { forget_job(s, job); });
+  refreshed(s, "job " + job, cache_job(*s.ctx->store, *s.client, job));
 }
 
 void refresh_task(ActionSession& s, const std::string& job, const std::string& task) {
-  refresh_entity(
-      s, "task " + job + "/" + task, azure::get_task(*s.client, job, task),
-      [&](const Task& t) { return s.ctx->store->upsert_task(t); },
-      [&] { forget_task(s, job, task); });
+  auto r = cache_task(*s.ctx->store, *s.client, job, task);
+  refreshed(s, "task " + job + "/" + task, r ? Result<void>() : Result<void>(r.error()));
 }
 
 void refresh_tasks(ActionSession& s, const std::string& job) {

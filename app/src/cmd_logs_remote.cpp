@@ -19,6 +19,7 @@
 #include "app/context.hpp"
 #include "core/sanitizer.hpp"
 #include "log_printer.hpp"
+#include "sync/entity_refresh.hpp"
 #include "sync/remote_log.hpp"
 
 namespace trainyard {
@@ -159,9 +160,10 @@ Result<bool> task_completed(Follow& f) {
   const auto& ref = f.tail.ref();
   if (ref.is_node_file() || SteadyClock::now() - f.refreshed < kTaskRefreshInterval) return false;
   f.refreshed = SteadyClock::now();
-  auto t = refresh_task(f.store, f.client, ref.job, ref.task);
+  auto t = cache_task(f.store, f.client, ref.job, ref.task);
   if (!t) return t.error();
-  return t->state == TaskState::Completed;
+  if (!*t) return make_error(ErrorKind::NotFound, "task " + ref.job + "/" + ref.task + " is gone");
+  return (*t)->state == TaskState::Completed;
 }
 
 int follow(Follow& f) {

@@ -7,6 +7,7 @@
 
 #include "azure/batch_client.hpp"
 #include "sync/command_runner.hpp"
+#include "sync/entity_refresh.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -37,13 +38,9 @@ void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_subm
 /// True when the focused account takes changes; else says why in the status bar.
 bool account_writable(AppContext& ctx, TuiState& st);
 
-/// GETs the entity and stores it (a 404 removes it from the store).
-Result<void> store_pool(azure::BatchClient& c, Store& s, const std::string& pool);
-Result<void> store_node(azure::BatchClient& c, Store& s, const std::string& pool,
-                        const std::string& node);
-Result<void> store_job(azure::BatchClient& c, Store& s, const std::string& job);
-Result<void> store_task(azure::BatchClient& c, Store& s, const std::string& job,
-                        const std::string& task);
+/// cache_task with the task itself dropped (what `changed` wants).
+Result<void> recache_task(Store& s, azure::BatchClient& c, const std::string& job,
+                          const std::string& task);
 /// `done` when the change worked (with a note when the refresh, run after it, failed).
 Result<std::string> changed(Result<void> change, const std::function<Result<void>()>& refresh,
                             std::string done);

@@ -44,13 +44,6 @@ CommandRunner* runner_for(AppContext& ctx, TuiState& st, bool change) {
   return slot.get();
 }
 
-template <typename Entity, typename Get, typename Remove, typename Put>
-Result<void> store_fresh(Get get, Remove remove, Put put) {
-  Result<Entity> e = get();
-  if (e) return put(*e);
-  return e.error().kind == ErrorKind::NotFound ? remove() : Result<void>(e.error());
-}
-
 }  // namespace
 
 std::optional<int> whole_number(const std::string& v) {
@@ -105,30 +98,11 @@ void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_subm
   st.mode = Mode::Form;
 }
 
-Result<void> store_pool(azure::BatchClient& c, Store& s, const std::string& pool) {
-  return store_fresh<Pool>([&] { return azure::get_pool(c, pool); },
-                           [&] { return s.delete_pool(c.options().account, pool); },
-                           [&](const Pool& p) { return s.upsert_pool(p); });
-}
-
-Result<void> store_node(azure::BatchClient& c, Store& s, const std::string& pool,
-                        const std::string& node) {
-  return store_fresh<Node>([&] { return azure::get_node(c, pool, node); },
-                           [&] { return s.delete_node(c.options().account, pool, node); },
-                           [&](const Node& n) { return s.upsert_node(n); });
-}
-
-Result<void> store_job(azure::BatchClient& c, Store& s, const std::string& job) {
-  return store_fresh<Job>([&] { return azure::get_job(c, job); },
-                          [&] { return s.delete_job(c.options().account, job); },
-                          [&](const Job& j) { return s.upsert_job(j); });
-}
-
-Result<void> store_task(azure::BatchClient& c, Store& s, const std::string& job,
-                        const std::string& task) {
-  return store_fresh<Task>([&] { return azure::get_task(c, job, task); },
-                           [&] { return s.delete_task(c.options().account, job, task); },
-                           [&](const Task& t) { return s.upsert_task(t); });
+Result<void> recache_task(Store& s, azure::BatchClient& c, const std::string& job,
+                          const std::string& task) {
+  auto r = cache_task(s, c, job, task);
+  if (!r) return r.error();
+  return {};
 }
 
 // `refresh` is a function so it runs after the change: arguments are evaluated in no set order.

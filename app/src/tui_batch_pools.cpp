@@ -36,7 +36,7 @@ Result<std::string> create_pool(azure::BatchClient& c, Store& s, azure::PoolSpec
   auto body = azure::pool_body(spec);
   if (!body) return body.error();
   return changed(
-      azure::create_pool(c, *body), [&] { return store_pool(c, s, spec.id); },
+      azure::create_pool(c, *body), [&] { return cache_pool(s, c, spec.id); },
       "creating pool " + spec.id + *note);
 }
 
@@ -66,7 +66,7 @@ void open_resize_form(AppContext& ctx, TuiState& st, const std::string& pool) {
     if (!d && !s) return set_status(st, "resize: nothing to change");
     run_batch(ctx, st, "resize pool " + pool, [pool, d, s](azure::BatchClient& c, Store& store) {
       return changed(
-          azure::resize_pool(c, pool, d, s), [&] { return store_pool(c, store, pool); },
+          azure::resize_pool(c, pool, d, s), [&] { return cache_pool(store, c, pool); },
           "resizing pool " + pool);
     });
   });
@@ -82,7 +82,7 @@ void open_delete_form(AppContext& ctx, TuiState& st, const std::string& pool) {
   open_form(st, std::move(f), [&ctx, &st, pool](const Form&) {
     run_batch(ctx, st, "delete pool " + pool, [pool](azure::BatchClient& c, Store& s) {
       return changed(
-          azure::delete_pool(c, pool), [&] { return store_pool(c, s, pool); },
+          azure::delete_pool(c, pool), [&] { return cache_pool(s, c, pool); },
           "deleting pool " + pool);
     });
   });
@@ -127,7 +127,7 @@ void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool)
                 TY_TRY(azure::enable_autoscale(c, pool, formula, every));
                 // Enabling evaluates once; showing that evaluation says what it will do.
                 auto eval = azure::evaluate_autoscale(c, pool, formula);
-                (void)store_pool(c, s, pool);
+                (void)cache_pool(s, c, pool);
                 if (!eval) return "autoscale enabled on " + pool;
                 if (!eval->error.empty()) return "autoscale on " + pool + ": " + eval->error;
                 return "autoscale on " + pool + ": " + eval->results;
@@ -147,7 +147,7 @@ void pool_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::StopResize:
       return run_batch(ctx, st, "stop resize of " + id, [id](azure::BatchClient& c, Store& s) {
         return changed(
-            azure::stop_resize_pool(c, id), [&] { return store_pool(c, s, id); },
+            azure::stop_resize_pool(c, id), [&] { return cache_pool(s, c, id); },
             "stopping the resize of " + id);
       });
     case Action::Autoscale:
@@ -156,7 +156,7 @@ void pool_action(AppContext& ctx, TuiState& st, Action a) {
       return run_batch(ctx, st, "disable autoscale of " + id,
                        [id](azure::BatchClient& c, Store& s) {
                          return changed(
-                             azure::disable_autoscale(c, id), [&] { return store_pool(c, s, id); },
+                             azure::disable_autoscale(c, id), [&] { return cache_pool(s, c, id); },
                              "autoscale disabled on " + id);
                        });
     case Action::Delete:

@@ -16,7 +16,7 @@ void node_change(AppContext& ctx, TuiState& st, const std::string& verb, const s
       ctx, st, verb + " node", fmt::format("{} {}? Tasks running there are requeued.", verb, node),
       verb + " " + node, [pool, node, fn, verb](azure::BatchClient& c, Store& s) {
         return changed(
-            fn(c), [&] { return store_node(c, s, pool, node); }, verb + " " + node + " sent");
+            fn(c), [&] { return cache_node(s, c, pool, node); }, verb + " " + node + " sent");
       });
 }
 
@@ -32,7 +32,7 @@ void toggle_scheduling(AppContext& ctx, TuiState& st, const std::string& node) {
               auto r = enabled ? azure::disable_scheduling(c, pool, node)
                                : azure::enable_scheduling(c, pool, node);
               return changed(
-                  r, [&] { return store_node(c, s, pool, node); },
+                  r, [&] { return cache_node(s, c, pool, node); },
                   fmt::format("{}: scheduling {}", node,
                               enabled ? "disabled (running tasks requeued)" : "enabled"));
             });
@@ -52,7 +52,7 @@ void open_job_form(AppContext& ctx, TuiState& st) {
     nlohmann::json body{{"id", id}, {"poolInfo", {{"poolId", pool}}}};
     run_batch(ctx, st, "create job " + id, [id, body](azure::BatchClient& c, Store& s) {
       return changed(
-          azure::create_job(c, body), [&] { return store_job(c, s, id); }, "created job " + id);
+          azure::create_job(c, body), [&] { return cache_job(s, c, id); }, "created job " + id);
     });
   });
 }
@@ -73,7 +73,7 @@ void open_task_form(AppContext& ctx, TuiState& st, const std::string& job) {
       auto added = azure::add_tasks(c, job, {task});
       return changed(
           added ? Result<void>() : Result<void>(added.error()),
-          [&] { return store_task(c, s, job, id); }, "added " + job + "/" + id);
+          [&] { return recache_task(s, c, job, id); }, "added " + job + "/" + id);
     });
   });
 }
@@ -126,7 +126,7 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
                           "Terminate " + id + "? Its running tasks are stopped.",
                           "terminate job " + id, [id](azure::BatchClient& c, Store& s) {
                             return changed(
-                                azure::terminate_job(c, id), [&] { return store_job(c, s, id); },
+                                azure::terminate_job(c, id), [&] { return cache_job(s, c, id); },
                                 "terminating job " + id);
                           });
     case Action::Delete:
@@ -134,7 +134,7 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
                           "Delete " + id + " with all its tasks and their files?",
                           "delete job " + id, [id](azure::BatchClient& c, Store& s) {
                             return changed(
-                                azure::delete_job(c, id), [&] { return store_job(c, s, id); },
+                                azure::delete_job(c, id), [&] { return cache_job(s, c, id); },
                                 "deleting job " + id);
                           });
     case Action::Scheduling: {
@@ -146,7 +146,7 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
                                       ? azure::enable_job(c, id)
                                       : azure::disable_job(c, id, azure::DisableJobOption::Requeue);
                          return changed(
-                             r, [&] { return store_job(c, s, id); },
+                             r, [&] { return cache_job(s, c, id); },
                              id + (disabled ? " enabled" : " disabled (tasks requeued)"));
                        });
     }
@@ -171,7 +171,7 @@ void task_action(AppContext& ctx, TuiState& st, Action a) {
                           "terminate " + id, [job, id](azure::BatchClient& c, Store& s) {
                             return changed(
                                 azure::terminate_task(c, job, id),
-                                [&] { return store_task(c, s, job, id); }, "terminated " + id);
+                                [&] { return recache_task(s, c, job, id); }, "terminated " + id);
                           });
     case Action::Remove:
       return confirm_then(ctx, st, "Delete task",
@@ -179,12 +179,12 @@ void task_action(AppContext& ctx, TuiState& st, Action a) {
                           "delete " + id, [job, id](azure::BatchClient& c, Store& s) {
                             return changed(
                                 azure::delete_task(c, job, id),
-                                [&] { return store_task(c, s, job, id); }, "deleted " + id);
+                                [&] { return recache_task(s, c, job, id); }, "deleted " + id);
                           });
     case Action::Reactivate:
       return run_batch(ctx, st, "retry " + id, [job, id](azure::BatchClient& c, Store& s) {
         return changed(
-            azure::reactivate_task(c, job, id), [&] { return store_task(c, s, job, id); },
+            azure::reactivate_task(c, job, id), [&] { return recache_task(s, c, job, id); },
             id + " reactivated: it runs again");
       });
     default:

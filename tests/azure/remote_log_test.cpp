@@ -12,6 +12,7 @@
 #include "azure/batch_client.hpp"
 #include "emulator_process.hpp"
 #include "store/store.hpp"
+#include "sync/entity_refresh.hpp"
 #include "sync/remote_log.hpp"
 
 namespace trainyard {
@@ -104,8 +105,8 @@ struct Fixture {
     ASSERT_TRUE(r.ok()) << r.error().message;
   }
   bool completed(const std::string& job_id, const std::string& id) {
-    auto t = refresh_task(*store, *client, job_id, id);
-    return t && t->state == TaskState::Completed;
+    auto t = cache_task(*store, *client, job_id, id);
+    return t && *t && (*t)->state == TaskState::Completed;
   }
   // The remote file as the service serves it whole (no ocp-range).
   std::string remote(const RemoteFileRef& ref) {

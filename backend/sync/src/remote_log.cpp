@@ -325,17 +325,4 @@ const RemoteFileRef& RemoteLogTail::ref() const {
   return s_->ref;
 }
 
-Result<Task> refresh_task(Store& store, azure::BatchClient& client, const std::string& job,
-                          const std::string& task) {
-  auto r = client.call(
-      "GET", fmt::format("/jobs/{}/tasks/{}", azure::url_encode(job), azure::url_encode(task)));
-  if (!r) return r.error();
-  auto body = azure::parse_json_body(r->body);
-  if (!body) return body.error();
-  auto parsed = azure::parse_task(*body, client.options().account, job);
-  if (!parsed) return parsed.error();
-  TY_TRY(store.upsert_task(*parsed));
-  return parsed;
-}
-
 }  // namespace trainyard

@@ -104,8 +104,4 @@ class RemoteLogTail {
   std::unique_ptr<State> s_;
 };
 
-/// GETs one task and upserts it into the store (what `logs -f` uses to see the task complete).
-Result<Task> refresh_task(Store& store, azure::BatchClient& client, const std::string& job,
-                          const std::string& task);
-
 }  // namespace trainyard
