@@ -60,6 +60,14 @@ TEST(MetricParser, Separators) {
   EXPECT_EQ(parse("Loss: 2.3"), Points{pt("loss", 2.3)});
 }
 
+// `bc`, awk and some C printf formats drop the leading zero.
+TEST(MetricParser, FractionsWithoutALeadingZero) {
+  EXPECT_EQ(parse("loss=.066"), Points{pt("loss", 0.066)});
+  EXPECT_EQ(parse("reward: -.5"), Points{pt("reward", -0.5)});
+  EXPECT_EQ(parse("acc .91"), Points{pt("acc", 0.91)});
+  EXPECT_TRUE(parse("loss=.").empty());
+}
+
 TEST(MetricParser, PositionsAreNotMetrics) {
   MetricParser p;
   EXPECT_TRUE(p.parse_line("epoch 3/10").empty());

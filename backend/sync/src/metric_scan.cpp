@@ -49,7 +49,10 @@ size_t number_length(std::string_view line, size_t k, bool& integral) {
   size_t digits = e;
   while (e < line.size() && is_digit(line[e])) ++e;
   integral = e > digits;
-  if (e == digits) {  // nan / inf / infinity
+  // `.066` (bc, awk): a fraction with no integer digits is a number too.
+  bool bare_fraction =
+      e == digits && e + 1 < line.size() && line[e] == '.' && is_digit(line[e + 1]);
+  if (e == digits && !bare_fraction) {  // nan / inf / infinity
     size_t w = e;
     while (w < line.size() && is_alpha(line[w])) ++w;
     std::string word;
