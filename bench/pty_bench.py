@@ -2,7 +2,7 @@
 """The real trainyard binary on a pty: time to first frame, RSS, idle CPU.
 
     pty_bench.py first-frame BIN DATA_DIR --job big [--runs 7] [--size 200x60]
-    pty_bench.py idle BIN DATA_DIR --job J [--seconds 20] [--keys Enter]
+    pty_bench.py idle BIN DATA_DIR --job J [--seconds 20] [--keys Enter] [--account A]
 
 Prints `RESULT name value unit` lines (stdlib only: pty, os, select).
 """
@@ -137,6 +137,8 @@ def first_frame(args):
 def idle(args):
     cols, rows = map(int, args.size.split("x"))
     argv = [args.bin, "--data-dir", args.data_dir, "--open", "tasks", "--job", args.job]
+    if args.account:
+        argv += ["--account", args.account]
     pid, master, _ = spawn(argv, cols, rows)
     _, t = read_until(master, [f"Tasks \u00b7 {args.job}".encode()], time.perf_counter() + 10)
     if t is None:
@@ -167,6 +169,7 @@ def main():
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--keys", default="", help="keys to press before measuring idle CPU")
     p.add_argument("--name", default="idle")
+    p.add_argument("--account", default="", help="the account to open (default: local)")
     args = p.parse_args()
     args.bin = os.path.abspath(args.bin)
     first_frame(args) if args.mode == "first-frame" else idle(args)

@@ -117,7 +117,7 @@ Result<HttpResponse> BatchClient::call(const std::string& method, const std::str
 }
 
 Result<void> BatchClient::list(const std::string& path, const Query& query,
-                               const std::function<Result<void>(const ListPage&)>& on_page) {
+                               const std::function<Result<void>(ListPage&)>& on_page) {
   auto r = call("GET", path, query);
   while (true) {
     if (!r) return r.error();

@@ -1,8 +1,14 @@
 // Sync-private: a list written page by page, and the pruning of cached ids the service lacks.
 #pragma once
 
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -13,29 +19,115 @@
 
 namespace trainyard::detail {
 
-/// Lists `path` and writes each page's items in one transaction, so a reader never sees half a
-/// page; the ids written go to `seen`.
+/// Converts and writes pages on a thread of its own while the caller fetches the next one: the
+/// service's time and ours overlap. Each page is one transaction, so a reader never sees half a
+/// page. The store is used by this thread alone while the writer lives.
+template <typename T>
+class PageWriter {
+ public:
+  using Convert = std::function<Result<T>(const nlohmann::json&)>;
+  using Write = std::function<Result<void>(const T&)>;
+
+  PageWriter(Store& store, std::string path, Convert convert, Write write,
+             std::set<std::string>& seen, SyncStats& stats)
+      : store_(store),
+        path_(std::move(path)),
+        convert_(std::move(convert)),
+        write_(std::move(write)),
+        seen_(seen),
+        stats_(stats),
+        thread_([this] { run(); }) {}
+  ~PageWriter() { (void)finish(); }
+  PageWriter(const PageWriter&) = delete;
+  PageWriter& operator=(const PageWriter&) = delete;
+
+  /// Queues a page (waiting while two are queued); the writer's first error, if it failed.
+  Result<void> push(std::vector<nlohmann::json>&& items) {
+    std::unique_lock<std::mutex> g(mu_);
+    cv_.wait(g, [&] { return pages_.size() < 2 || error_; });
+    if (error_) return *error_;
+    pages_.push_back(std::move(items));
+    cv_.notify_all();
+    return {};
+  }
+  /// Waits for every queued page to be written; the first error, if any.
+  Result<void> finish() {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (error_) return *error_;
+    return {};
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      std::vector<nlohmann::json> page;
+      {
+        std::unique_lock<std::mutex> g(mu_);
+        cv_.wait(g, [&] { return !pages_.empty() || done_; });
+        if (pages_.empty()) return;
+        page = std::move(pages_.front());
+        pages_.pop_front();
+        cv_.notify_all();
+      }
+      if (auto ok = write_page(page); !ok) {
+        std::lock_guard<std::mutex> g(mu_);
+        error_ = ok.error();
+        cv_.notify_all();
+        return;
+      }
+    }
+  }
+
+  Result<void> write_page(const std::vector<nlohmann::json>& page) {
+    std::vector<T> items;
+    items.reserve(page.size());
+    for (const auto& j : page) {
+      auto e = convert_(j);
+      if (!e) return make_error(ErrorKind::Parse, fmt::format("{}: {}", path_, e.error().message));
+      items.push_back(std::move(*e));
+    }
+    return store_.write([&]() -> Result<void> {
+      for (const auto& item : items) {
+        if (auto ok = write_(item); !ok) return ok;
+        seen_.insert(item.id);
+        ++stats_.entities;
+      }
+      return {};
+    });
+  }
+
+  Store& store_;
+  std::string path_;
+  Convert convert_;
+  Write write_;
+  std::set<std::string>& seen_;
+  SyncStats& stats_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::vector<nlohmann::json>> pages_;
+  std::optional<Error> error_;
+  bool done_ = false;
+  std::thread thread_;  // last: started once everything it uses exists
+};
+
+/// Lists `path` and writes each page's items (converted by `parse`, written by `write`) in one
+/// transaction per page; the ids written go to `seen`.
 template <typename T, typename Parse, typename Write>
 Result<void> sync_list(Store& store, azure::BatchClient& client, const std::string& path,
                        const azure::Query& q, Parse parse, Write write, std::set<std::string>& seen,
                        SyncStats& stats) {
-  return client.list(path, q, [&](const azure::ListPage& page) -> Result<void> {
-    std::vector<T> items;
-    items.reserve(page.items.size());
-    for (const auto& j : page.items) {
-      auto e = parse(j);
-      if (!e) return make_error(ErrorKind::Parse, fmt::format("{}: {}", path, e.error().message));
-      items.push_back(std::move(*e));
-    }
-    return store.write([&]() -> Result<void> {
-      for (const auto& item : items) {
-        if (auto ok = write(item); !ok) return ok;
-        seen.insert(item.id);
-        ++stats.entities;
-      }
-      return {};
-    });
+  PageWriter<T> writer(store, path, parse, write, seen, stats);
+  auto listed = client.list(path, q, [&](azure::ListPage& page) -> Result<void> {
+    return writer.push(std::move(page.items));
   });
+  auto written = writer.finish();
+  if (!listed) return listed;
+  return written;
 }
 
 /// Deletes each of `cached` not in `seen` with `remove(id)`, in one transaction.

@@ -54,9 +54,10 @@ class BatchClient {
   Result<HttpResponse> call(const std::string& method, const std::string& path,
                             const Query& query = {}, const std::string& body = "",
                             Headers headers = {}, bool idempotent = true);
-  /// GETs a list and every next page, handing each page to `on_page`.
+  /// GETs a list and every next page, handing each page to `on_page` (which may move its items
+  /// away: the page is not used after).
   Result<void> list(const std::string& path, const Query& query,
-                    const std::function<Result<void>(const ListPage&)>& on_page);
+                    const std::function<Result<void>(ListPage&)>& on_page);
 
   Result<std::vector<Pool>> pools();
   Result<std::vector<Node>> nodes(const std::string& pool);
