@@ -9,6 +9,7 @@
 
 #include "app/cli.hpp"
 #include "app/context.hpp"
+#include "cmd_wait_stop_batch.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
 
@@ -44,6 +45,7 @@ int wait_command(const CliState& st, const RefOptions& o) {
   if (auto a = check_account(o.account); !a) return report(a.error());
   auto ref = split_task_ref(o.ref);
   if (!ref) return report(ref.error());
+  if (is_batch_account(o.account)) return wait_batch(st, o.account, ref->first, ref->second);
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   auto t = wait_completed(**ctx, ref->first, ref->second);
@@ -59,6 +61,7 @@ int stop_command(const CliState& st, const RefOptions& o) {
   if (auto a = check_account(o.account); !a) return report(a.error());
   auto ref = split_task_ref(o.ref);
   if (!ref) return report(ref.error());
+  if (is_batch_account(o.account)) return stop_batch(st, o.account, ref->first, ref->second);
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
@@ -105,6 +108,18 @@ Result<std::vector<std::pair<std::string, std::string>>> rm_targets(AppContext& 
 
 int rm_command(const CliState& st, const RefOptions& o) {
   if (auto a = check_account(o.account); !a) return report(a.error());
+  if (is_batch_account(o.account)) {
+    if (o.finished || !o.job.empty())
+      return report(make_error(ErrorKind::Usage,
+                               "rm --account: name the Batch tasks (JOB/TASK...) to delete"));
+    std::vector<std::pair<std::string, std::string>> tasks;
+    for (const auto& r : o.refs) {
+      auto ref = split_task_ref(r);
+      if (!ref) return report(ref.error());
+      tasks.push_back(*ref);
+    }
+    return rm_batch(st, o.account, tasks);
+  }
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   auto targets = rm_targets(**ctx, o);

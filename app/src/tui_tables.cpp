@@ -62,7 +62,12 @@ std::string exit_text(const Task& t) {
 // The main metric's sparkline and last value: `loss`, else `val_loss`, else the first seen.
 std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t) {
   auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
-  if (!names || names->empty()) return {"", ""};
+  if (!names || names->empty()) {
+    // A Batch task's log is read only when watched or pinned: "–" says it never was.
+    bool unread = t.account != kLocalAccount &&
+                  ctx.store->log_offset(t.account, t.job_id, t.id, "stdout.txt").value_or(0) == 0;
+    return {"", unread ? "\u2013" : ""};
+  }
   auto configured = ctx.settings.main_metric.find(t.job_id);
   auto main =
       configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
