@@ -2,13 +2,54 @@
 
 #include <fmt/format.h>
 
+#include "store/store.hpp"
+
 namespace trainyard {
+
+std::string discovery_cache_file(const Settings& settings) {
+  return azure::discovery_cache_path(settings.data_dir.empty() ? resolve_data_dir("")
+                                                               : settings.data_dir);
+}
+
+namespace {
+
+// The list `accounts discover` cached (no management-plane call on every start), less the names
+// the environment's account already has.
+std::vector<azure::AccountConfig> cached_discovered(const Settings& settings,
+                                                    const std::vector<azure::AccountConfig>& env,
+                                                    std::vector<std::string>& notes) {
+  std::vector<azure::AccountConfig> out;
+  if (!settings.discovery.enabled) return out;
+  auto cached =
+      azure::load_discovery_cache(discovery_cache_file(settings), settings.discovery.auth);
+  if (!cached) {
+    notes.push_back(cached.error().message + " (run trainyard accounts discover)");
+    return out;
+  }
+  for (auto& d : *cached) {
+    if (!env.empty() && env.front().name == d.config.name) {
+      notes.push_back(fmt::format(
+          "account '{}' from the management plane is ignored: the environment defines it",
+          d.config.name));
+      continue;
+    }
+    // The emulator serves the management plane and its account on one port, with one CA.
+    d.config.cacert = settings.discovery.cacert;
+    out.push_back(std::move(d.config));
+  }
+  return out;
+}
+
+}  // namespace
 
 std::vector<azure::AccountConfig> known_accounts(const Settings& settings,
                                                  std::vector<std::string>& notes) {
-  std::vector<azure::AccountConfig> others;
-  if (auto env = azure::account_from_environment(azure::environment_map())) others.push_back(*env);
-  return azure::merge_accounts(settings.accounts, others, notes);
+  std::vector<azure::AccountConfig> env;
+  if (auto e = azure::account_from_environment(azure::environment_map())) env.push_back(*e);
+  auto discovered = cached_discovered(settings, env, notes);
+  env.insert(env.end(), std::make_move_iterator(discovered.begin()),
+             std::make_move_iterator(discovered.end()));
+  return azure::merge_accounts(settings.accounts, std::move(env), notes);
 }
 
 Result<azure::AccountConfig> find_account(const Settings& settings, const std::string& name) {

@@ -8,11 +8,16 @@
 #include "app/settings.hpp"
 #include "azure/accounts.hpp"
 #include "azure/batch_client.hpp"
+#include "azure/discovery.hpp"
 #include "core/time.hpp"
 
 namespace trainyard {
 
-/// Config accounts, then the `az batch` environment's; clashes are noted in `notes`.
+/// Where `accounts discover` caches what it found: in settings.data_dir, else the default one.
+std::string discovery_cache_file(const Settings& settings);
+
+/// Config accounts, then the `az batch` environment's, then the cached discovered ones (unless
+/// `discovery.enabled` is false); clashes are noted in `notes`, config winning.
 std::vector<azure::AccountConfig> known_accounts(const Settings& settings,
                                                  std::vector<std::string>& notes);
 

@@ -17,6 +17,7 @@
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "azure/batch_client.hpp"
+#include "cmd_discover.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
 
@@ -39,9 +40,11 @@ const char* auth_name(azure::AuthKind k) {
   return "?";
 }
 
-Result<std::vector<azure::AccountConfig>> known_accounts(std::vector<std::string>& notes) {
+Result<std::vector<azure::AccountConfig>> known_accounts(const std::string& data_dir_flag,
+                                                         std::vector<std::string>& notes) {
   auto settings = load_settings(default_config_path());
   if (!settings) return settings.error();
+  settings->data_dir = resolve_data_dir(data_dir_flag);  // where discovered accounts are cached
   return trainyard::known_accounts(*settings, notes);
 }
 
@@ -51,9 +54,9 @@ std::string origin_name(azure::AccountOrigin o) {
                                                   : "discovered";
 }
 
-int accounts_ls(bool as_json) {
+int accounts_ls(const std::string& data_dir_flag, bool as_json) {
   std::vector<std::string> notes;
-  auto accounts = known_accounts(notes);
+  auto accounts = known_accounts(data_dir_flag, notes);
   if (!accounts) return report(accounts.error());
   for (const auto& n : notes) std::fprintf(stderr, "trainyard: %s\n", n.c_str());
   json out = json::array({{{"name", "local"},
@@ -85,9 +88,9 @@ int accounts_ls(bool as_json) {
   return kExitOk;
 }
 
-int accounts_test(const std::string& name) {
+int accounts_test(const std::string& data_dir_flag, const std::string& name) {
   std::vector<std::string> notes;
-  auto accounts = known_accounts(notes);
+  auto accounts = known_accounts(data_dir_flag, notes);
   if (!accounts) return report(accounts.error());
   int failures = 0, tested = 0;
   for (const auto& a : *accounts) {
@@ -258,19 +261,23 @@ void register_add(CLI::App& accounts, CliState& st) {
 }  // namespace
 
 void register_accounts(CLI::App& app, CliState& st) {
-  auto* accounts = app.add_subcommand("accounts", "Batch accounts: ls, test, add, rm");
+  auto* accounts = app.add_subcommand("accounts", "Batch accounts: ls, test, add, rm, discover");
   accounts->require_subcommand(1);
   auto as_json = std::make_shared<bool>(false);
-  auto* ls =
-      accounts->add_subcommand("ls", "List the accounts (config, environment, built-in local)");
+  auto* ls = accounts->add_subcommand(
+      "ls", "List the accounts (config, environment, discovered, built-in local)");
   ls->add_flag("--json", *as_json, "JSON output");
-  ls->callback([&st, as_json] { st.action = [as_json] { return accounts_ls(*as_json); }; });
+  ls->callback([&st, as_json] {
+    st.action = [&st, as_json] { return accounts_ls(st.data_dir, *as_json); };
+  });
   auto name = std::make_shared<std::string>();
   auto* test =
       accounts->add_subcommand("test", "Authenticate to each account (or one) and list one pool");
   test->add_option("name", *name, "Only this account");
-  test->callback([&st, name] { st.action = [name] { return accounts_test(*name); }; });
+  test->callback(
+      [&st, name] { st.action = [&st, name] { return accounts_test(st.data_dir, *name); }; });
   register_add(*accounts, st);
+  register_discover(*accounts, st);
   auto rm_name = std::make_shared<std::string>();
   auto* rm = accounts->add_subcommand("rm", "Remove an account from config.json");
   rm->add_option("name", *rm_name, "Account name")->required();

@@ -63,7 +63,7 @@ int logs_command(const CliState& st, const LogsOptions& o) {
   if (!o.node.empty())
     return report(make_error(ErrorKind::Usage, "--node needs a Batch account (--account A)"));
   if (o.ref.empty()) return report(make_error(ErrorKind::Usage, "logs: expected JOB/TASK"));
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   auto ref = split_task_ref(o.ref);
   if (!ref) return report(ref.error());
   auto ctx = open_context(st.data_dir);

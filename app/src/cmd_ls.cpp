@@ -154,7 +154,7 @@ int print_accounts(AppContext& ctx, const LsOptions& o) {
 }
 
 int ls_command(const CliState& st, const LsOptions& o) {
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);

@@ -8,6 +8,7 @@
 
 #include "app/cli.hpp"
 #include "app/context.hpp"
+#include "cmd_run_batch.hpp"
 #include "commands.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
@@ -16,7 +17,7 @@ namespace trainyard {
 namespace {
 
 struct RunOptions {
-  std::string account, job = "default", id, name, gpu_ids, max_wall, workdir;
+  std::string account, job = "default", id, name, gpu_ids, max_wall, workdir, pool;
   int gpus = 1, retries = 0;
   std::vector<std::string> after, command;
 };
@@ -66,13 +67,32 @@ Result<SubmitRequest> to_request(const RunOptions& o) {
   return req;
 }
 
+// The same options on a Batch account; what only a local run can do is refused, not ignored.
+int run_batch_command(const CliState& st, const RunOptions& o) {
+  if (!o.gpu_ids.empty() || !o.workdir.empty())
+    return report(make_error(ErrorKind::Usage,
+                             "--gpu-ids and --workdir are for local runs: a Batch node picks its "
+                             "own GPUs and runs in the task's directory"));
+  RunBatchRequest r{o.account, o.job,     o.id,         o.name, o.pool, shell_quote(o.command),
+                    o.gpus,    o.retries, std::nullopt, o.after};
+  if (!o.max_wall.empty()) {
+    auto d = parse_human_duration(o.max_wall);
+    if (!d) return report(make_error(ErrorKind::Usage, "--max-wall: " + d.error().message));
+    r.max_wall = *d;
+  }
+  return run_on_batch(st, r);
+}
+
 int run_command(const CliState& st, RunOptions o) {
   if (!st.command_words.empty())
     o.command.insert(o.command.end(), st.command_words.begin(), st.command_words.end());
   if (o.command.empty())
     return report(
         make_error(ErrorKind::Usage, "no command given: trainyard run [OPTIONS] -- CMD..."));
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
+  if (!o.account.empty() && o.account != kLocalAccount) return run_batch_command(st, o);
+  if (!o.pool.empty())
+    return report(make_error(ErrorKind::Usage, "--pool is for Batch accounts (--account A)"));
   auto req = to_request(o);
   if (!req) return report(req.error());
   auto ctx = open_context(st.data_dir);
@@ -90,7 +110,8 @@ void register_run(CLI::App& app, CliState& st) {
   auto o = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand(
       "run", "Queue a command on a local slot: trainyard run [OPTIONS] -- CMD...");
-  cmd->add_option("--account", o->account, "Account (only 'local' runs commands)");
+  cmd->add_option("--account", o->account, "Account: local (default), or a Batch account");
+  cmd->add_option("--pool", o->pool, "Batch: the pool a new job is created on");
   cmd->add_option("--job", o->job, "Job id (default 'default')");
   cmd->add_option("--id", o->id, "Task id (default: generated)");
   cmd->add_option("--name", o->name, "Display name");

@@ -79,7 +79,7 @@ int submit_local(const CliState& st, const std::vector<spec::JobSpec>& specs) {
 }
 
 int submit_command(const CliState& st, const SubmitOptions& o) {
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   auto specs = spec::load_job_specs(o.file, load_options(o));
   if (!specs) return report(make_error(ErrorKind::Usage, specs.error().message));
   if (o.dry_run) return dry_run(*specs, o.json);

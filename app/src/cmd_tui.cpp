@@ -45,7 +45,8 @@ int run_tui(const CliState& st, const TuiFlags& f) {
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   // An account only the cache still knows stays browsable offline.
-  if (auto a = check_account(f.account); !a && !cached_account((*ctx)->store.get(), f.account)) {
+  if (auto a = check_account(f.account, st.data_dir);
+      !a && !cached_account((*ctx)->store.get(), f.account)) {
     return report(a.error());
   }
   TuiOptions o;

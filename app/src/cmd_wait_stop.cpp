@@ -42,7 +42,7 @@ Result<Task> wait_completed(AppContext& ctx, const std::string& job, const std::
 }
 
 int wait_command(const CliState& st, const RefOptions& o) {
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   auto ref = split_task_ref(o.ref);
   if (!ref) return report(ref.error());
   if (is_batch_account(o.account)) return wait_batch(st, o.account, ref->first, ref->second);
@@ -58,7 +58,7 @@ int wait_command(const CliState& st, const RefOptions& o) {
 }
 
 int stop_command(const CliState& st, const RefOptions& o) {
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   auto ref = split_task_ref(o.ref);
   if (!ref) return report(ref.error());
   if (is_batch_account(o.account)) return stop_batch(st, o.account, ref->first, ref->second);
@@ -107,7 +107,7 @@ Result<std::vector<std::pair<std::string, std::string>>> rm_targets(AppContext& 
 }
 
 int rm_command(const CliState& st, const RefOptions& o) {
-  if (auto a = check_account(o.account); !a) return report(a.error());
+  if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   if (is_batch_account(o.account)) {
     if (o.finished || !o.job.empty())
       return report(make_error(ErrorKind::Usage,

@@ -31,6 +31,7 @@ Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_fla
   if (!settings) return settings.error();
   ctx->settings = std::move(*settings);
   ctx->data_dir = resolve_data_dir(data_dir_flag);
+  ctx->settings.data_dir = ctx->data_dir;  // where discovered accounts are cached
   if (auto r = make_directories(ctx->data_dir); !r) return r.error();
   ::chmod(ctx->data_dir.c_str(), 0700);
   auto store = Store::open(ctx->data_dir + "/cache.db");
@@ -68,10 +69,11 @@ bool cached_account(Store* store, const std::string& account) {
                      [&](const Account& a) { return a.name == account; });
 }
 
-Result<void> check_account(const std::string& account) {
+Result<void> check_account(const std::string& account, const std::string& data_dir_flag) {
   if (account.empty() || account == kLocalAccount) return ok_result();
   auto settings = load_settings(default_config_path());
   if (!settings) return settings.error();
+  settings->data_dir = resolve_data_dir(data_dir_flag);  // discovered accounts are cached there
   auto found = find_account(*settings, account);
   if (!found) return found.error();
   return ok_result();

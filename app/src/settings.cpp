@@ -103,6 +103,50 @@ Result<void> read_poll(const json& p, PollSettings& out, const std::string& sour
   return read_rate(p, "requestsPerSecond", 0.1, 100, out.requests_per_second, source);
 }
 
+Result<void> read_subscriptions(const json& arr, DiscoverySettings& out,
+                                const std::string& source) {
+  if (!arr.is_array()) return bad(source, "/discovery/subscriptions", "expected an array");
+  for (size_t i = 0; i < arr.size(); ++i) {
+    if (!arr[i].is_string() || arr[i].get<std::string>().empty())
+      return bad(source, fmt::format("/discovery/subscriptions/{}", i),
+                 "expected a subscription id");
+    out.subscriptions.push_back(arr[i].get<std::string>());
+  }
+  return ok_result();
+}
+
+// One optional string of `discovery`.
+Result<void> read_discovery_string(const json& d, const char* key, std::string& out,
+                                   const std::string& source) {
+  if (!d.contains(key)) return ok_result();
+  if (!d[key].is_string())
+    return bad(source, std::string("/discovery/") + key, "expected a string");
+  out = d[key].get<std::string>();
+  return ok_result();
+}
+
+Result<void> read_discovery(const json& d, DiscoverySettings& out, const std::string& source) {
+  TY_TRY(only_keys(d, {"enabled", "auth", "managementEndpoint", "subscriptions", "cacert"}, source,
+                   "/discovery"));
+  if (d.contains("enabled")) {
+    if (!d["enabled"].is_boolean())
+      return bad(source, "/discovery/enabled", "expected true or false");
+    out.enabled = d["enabled"].get<bool>();
+  }
+  TY_TRY(read_discovery_string(d, "managementEndpoint", out.management_endpoint, source));
+  while (!out.management_endpoint.empty() && out.management_endpoint.back() == '/')
+    out.management_endpoint.pop_back();
+  if (auto ok = azure::check_url_allowed(out.management_endpoint); !ok)
+    return bad(source, "/discovery/managementEndpoint", ok.error().message);
+  TY_TRY(read_discovery_string(d, "cacert", out.cacert, source));
+  if (d.contains("subscriptions")) TY_TRY(read_subscriptions(d["subscriptions"], out, source));
+  if (!d.contains("auth")) return ok_result();
+  auto auth = azure::parse_discovery_auth(d["auth"], source);
+  if (!auth) return auth.error();
+  out.auth = std::move(*auth);
+  return ok_result();
+}
+
 Result<Settings> parse_settings(const std::string& text, const std::string& source) {
   Settings s;
   s.source = source;
@@ -112,9 +156,10 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   } catch (const json::parse_error& e) {
     return make_error(ErrorKind::Parse, fmt::format("{}: {}", source, e.what()));
   }
-  if (auto r = only_keys(
-          j, {"version", "theme", "local", "metrics", "accounts", "defaultAccount", "poll"}, source,
-          "");
+  if (auto r = only_keys(j,
+                         {"version", "theme", "local", "metrics", "accounts", "defaultAccount",
+                          "poll", "discovery"},
+                         source, "");
       !r)
     return r.error();
   if (j.contains("version") &&
@@ -136,6 +181,8 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   }
   if (j.contains("poll"))
     if (auto r = read_poll(j["poll"], s.poll, source); !r) return r.error();
+  if (j.contains("discovery"))
+    if (auto r = read_discovery(j["discovery"], s.discovery, source); !r) return r.error();
   if (j.contains("defaultAccount")) {
     if (!j["defaultAccount"].is_string())
       return bad(source, "/defaultAccount", "expected an account name");

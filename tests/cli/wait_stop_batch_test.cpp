@@ -1,4 +1,5 @@
-// `wait`, `stop` and `rm --account A` on an emulator account: the same contracts as local runs.
+// `run`, `wait`, `stop` and `rm --account A` on an emulator account: the same contracts as
+// local runs.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -75,6 +76,22 @@ TEST_F(WaitStopBatch, RmDeletesAndReadOnlyRefuses) {
   auto r = tyb({"rm", "--account", emu_.account(), "j/gone"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(client_->call("GET", "/jobs/j/tasks/gone").ok());
+}
+
+TEST_F(WaitStopBatch, RunAddsATaskThenWaitGivesItsExitCode) {
+  auto no_job = tyb({"run", "--account", emu_.account(), "--job", "fresh", "--", "true"});
+  EXPECT_EQ(no_job.code, 2);
+  EXPECT_NE(no_job.err.find("--pool"), std::string::npos) << no_job.err;
+  auto r = tyb({"run", "--account", emu_.account(), "--job", "fresh", "--pool", "p", "--id", "t1",
+                "--", "sh", "-c", "echo 'it works'; exit 3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "fresh/t1\n");
+  EXPECT_EQ(tyb({"wait", "--account", emu_.account(), "fresh/t1"}).code, 3);
+  auto job = client_->call("GET", "/jobs/fresh");
+  ASSERT_TRUE(job.ok());
+  EXPECT_NE(job->body.find("submittedBy"), std::string::npos);
+  auto local_only = tyb({"run", "--account", emu_.account(), "--gpu-ids", "0", "--", "true"});
+  EXPECT_EQ(local_only.code, 2);
 }
 
 }  // namespace

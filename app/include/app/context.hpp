@@ -33,8 +33,9 @@ int report(const Error& e);
 /// Splits `JOB/TASK`; a usage error otherwise.
 Result<std::pair<std::string, std::string>> split_task_ref(const std::string& ref);
 
-/// Refuses accounts other than `local` until Batch accounts exist.
-Result<void> check_account(const std::string& account);
+/// `local`, or an account known to config.json, the environment or discovery (cached in the
+/// data directory `data_dir_flag` resolves to); a Usage error naming the known ones otherwise.
+Result<void> check_account(const std::string& account, const std::string& data_dir_flag = "");
 
 /// True when the cache holds account `account` (browsable offline even if no longer configured).
 bool cached_account(Store* store, const std::string& account);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "azure/accounts.hpp"
+#include "azure/discovery.hpp"
 
 #include "core/result.hpp"
 #include "sync/log_metrics.hpp"
@@ -19,6 +20,22 @@ struct PollSettings {
   double requests_per_second = 4;  ///< one budget per account, shared by every pane
 };
 
+/// `discovery`: Batch accounts found through the management plane (`trainyard accounts discover`).
+struct DiscoverySettings {
+  bool enabled = true;                      ///< false: no discovery, and a cached list is ignored
+  azure::AuthConfig auth = default_auth();  ///< a token kind; the discovered accounts use it too
+  std::string management_endpoint = azure::kManagementEndpoint;
+  std::vector<std::string> subscriptions;  ///< only these; empty: every one the credential sees
+  std::string cacert;                      ///< extra CA bundle for the management endpoint
+
+  /// `az` login: what a user on a DSVM most likely has.
+  static azure::AuthConfig default_auth() {
+    azure::AuthConfig a;
+    a.kind = azure::AuthKind::AzureCli;
+    return a;
+  }
+};
+
 /// Settings with their defaults; a missing config file gives exactly these.
 struct Settings {
   std::string theme = "dark";
@@ -28,7 +45,11 @@ struct Settings {
   std::vector<azure::AccountConfig> accounts;      ///< `accounts`: Batch and emulator accounts
   std::string default_account;                     ///< `defaultAccount`; empty: `local`
   PollSettings poll;
+  DiscoverySettings discovery;
   std::string source;  ///< the file they came from, empty for defaults
+  /// Not from config.json: the data directory once a command resolved it (discovered accounts
+  /// are cached there); empty: resolve_data_dir("").
+  std::string data_dir;
 };
 
 /// `$TRAINYARD_CONFIG`, else `$XDG_CONFIG_HOME/trainyard/config.json`, else `~/.config/…`.
