@@ -1,4 +1,5 @@
-// `trainyard submit FILE`: Batch JSON, Batch AI job.json or Shipyard jobs.yaml, locally.
+// `trainyard submit FILE`: Batch JSON, Batch AI job.json or Shipyard jobs.yaml, locally or to a
+// Batch account.
 #include <cstdio>
 #include <filesystem>
 
@@ -6,6 +7,7 @@
 
 #include "app/cli.hpp"
 #include "app/context.hpp"
+#include "cmd_submit_batch.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
 #include "spec/load.hpp"
@@ -83,6 +85,8 @@ int submit_command(const CliState& st, const SubmitOptions& o) {
   auto specs = spec::load_job_specs(o.file, load_options(o));
   if (!specs) return report(make_error(ErrorKind::Usage, specs.error().message));
   if (o.dry_run) return dry_run(*specs, o.json);
+  if (!o.account.empty() && o.account != kLocalAccount)
+    return submit_to_batch(st, o.account, *specs);
   return submit_local(st, *specs);
 }
 
@@ -94,7 +98,7 @@ void register_submit(CLI::App& app, CliState& st) {
       "submit",
       "Submit a job spec: Azure Batch JSON, Batch AI job.json or Batch Shipyard jobs.yaml");
   cmd->add_option("file", o->file, "The spec file")->required();
-  cmd->add_option("--account", o->account, "Account (only 'local' runs jobs for now)");
+  cmd->add_option("--account", o->account, "Account: local (default), or a Batch account");
   cmd->add_option("--pool", o->pool, "Pool the job runs on (poolInfo.poolId)");
   cmd->add_option("--job-id", o->job_id, "Job id for a task array or a Batch AI job");
   cmd->add_option("--mount-root", o->mount_root, "Value of $AZ_BATCHAI_MOUNT_ROOT (Batch AI)");

@@ -1,0 +1,52 @@
+// `submit FILE --account A`: jobs created with submittedBy, tasks added 100 per request, and a
+// submission sent again adding only what is missing.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "batch_cli_fixture.hpp"
+
+namespace trainyard::clitest {
+namespace {
+
+using nlohmann::json;
+using SubmitBatch = BatchCli;
+
+std::string spec_file(const std::string& dir, int tasks) {
+  json spec{{"job", {{"id", "sweep"}, {"poolInfo", {{"poolId", "p"}}}}}, {"tasks", json::array()}};
+  for (int i = 0; i < tasks; ++i)
+    spec["tasks"].push_back({{"id", "t" + std::to_string(i)}, {"commandLine", "true"}});
+  std::string path = dir + "/spec.json";
+  std::ofstream(path) << spec.dump();
+  return path;
+}
+
+int task_count(azure::BatchClient& c, const std::string& job) {
+  auto tasks = c.tasks(job, "", "id");
+  return tasks ? static_cast<int>(tasks->size()) : -1;
+}
+
+TEST_F(SubmitBatch, AddsTasksInCollectionsAndResumesWithoutDuplicates) {
+  auto file = spec_file(root(), 250);
+  auto r = tyb({"submit", file, "--account", emu_.account()});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("sweep: 250 task(s) added in 3 request(s)"), std::string::npos) << r.out;
+  auto job = client_->call("GET", "/jobs/sweep");
+  ASSERT_TRUE(job.ok());
+  EXPECT_NE(job->body.find("submittedBy"), std::string::npos);
+  // An interrupted submission: one task gone, the whole file sent again.
+  ASSERT_TRUE(client_->call("DELETE", "/jobs/sweep/tasks/t7").ok());
+  auto again = tyb({"submit", file, "--account", emu_.account()});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.out.find("sweep: 1 task(s) added"), std::string::npos) << again.out;
+  EXPECT_EQ(task_count(*client_, "sweep"), 250);
+}
+
+TEST_F(SubmitBatch, ReadOnlySendsNothing) {
+  auto r = tyb({"--readonly", "submit", spec_file(root(), 3), "--account", emu_.account()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_FALSE(client_->call("GET", "/jobs/sweep").ok());
+}
+
+}  // namespace
+}  // namespace trainyard::clitest
