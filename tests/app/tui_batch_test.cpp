@@ -6,7 +6,7 @@
 
 #include <thread>
 
-#include "../azure/emulator_process.hpp"
+#include "../azure/emulator_client.hpp"
 #include "azure/batch_actions.hpp"
 #include "sync/batch_sync.hpp"
 #include "tui_fixture.hpp"
@@ -34,12 +34,7 @@ class TuiBatch : public apptest::TuiScreen {
     ASSERT_EQ(fixture_.ctx().store->pools(emu_.account())->size(), 2u);
   }
   std::unique_ptr<azure::BatchClient> open_client() {
-    azure::BatchClientOptions o;
-    o.account = emu_.account();
-    o.endpoint = emu_.endpoint();
-    return std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu_.account(), emu_.key()), clock_);
+    return azuretest::emulator_client(emu_, clock_);
   }
   void open_batch(const std::string& view, bool readonly = false) {
     term_ = std::make_unique<HeadlessTerminal>(apptest::kNormal);

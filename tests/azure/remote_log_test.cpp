@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "azure/batch_client.hpp"
+#include "emulator_client.hpp"
 #include "emulator_process.hpp"
 #include "store/store.hpp"
 #include "sync/entity_refresh.hpp"
@@ -60,14 +61,7 @@ struct Fixture {
     auto opened = Store::open(dir + "/cache.db");
     if (!opened) throw std::runtime_error(opened.error().message);
     store = std::move(opened.value());
-    azure::BatchClientOptions o;
-    o.account = emu.account();
-    o.endpoint = emu.endpoint();
-    o.retry.base = std::chrono::milliseconds(10);
-    o.retry.cap = std::chrono::milliseconds(100);
-    client = std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu.account(), emu.key()), clock);
+    client = azuretest::emulator_client(emu, clock);
   }
   ~Fixture() {
     store.reset();

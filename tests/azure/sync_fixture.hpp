@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "azure/batch_client.hpp"
+#include "emulator_client.hpp"
 #include "emulator_process.hpp"
 #include "store/store.hpp"
 #include "sync/batch_sync.hpp"
@@ -26,15 +27,7 @@ struct SyncFixture {
     auto opened = Store::open(dir + "/cache.db");
     if (!opened) throw std::runtime_error(opened.error().message);
     store = std::move(opened.value());
-    azure::BatchClientOptions o;
-    o.account = emu.account();
-    o.endpoint = emu.endpoint();
-    o.retry.base = std::chrono::milliseconds(10);
-    o.retry.cap = std::chrono::milliseconds(100);
-    o.retry.max_retries = 10;
-    client = std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu.account(), emu.key()), clock);
+    client = azuretest::emulator_client(emu, clock, 10);
     scope = SyncScope{emu.account(), AccountKind::Emulator, emu.endpoint()};
   }
   ~SyncFixture() {

@@ -3,6 +3,7 @@
 // delete without --yes, malformed JSON files.
 #include <sys/stat.h>
 
+#include "../azure/emulator_client.hpp"
 #include "../azure/emulator_process.hpp"
 #include "azure/batch_client.hpp"
 #include "cli_fixture.hpp"
@@ -14,12 +15,7 @@ class Actions : public Cli {
  protected:
   Actions() {
     write_config(false);
-    azure::BatchClientOptions o;
-    o.account = emu_.account();
-    o.endpoint = emu_.endpoint();
-    client_ = std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu_.account(), emu_.key()), clock_);
+    client_ = azuretest::emulator_client(emu_, clock_);
   }
 
   void write_config(bool readonly) {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../azure/emulator_client.hpp"
 #include "../azure/emulator_process.hpp"
 #include "azure/batch_client.hpp"
 #include "cli_fixture.hpp"
@@ -20,12 +21,7 @@ namespace trainyard::clitest {
 class BatchCli : public Cli {
  protected:
   BatchCli() {
-    azure::BatchClientOptions o;
-    o.account = emu_.account();
-    o.endpoint = emu_.endpoint();
-    client_ = std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu_.account(), emu_.key()), clock_);
+    client_ = azuretest::emulator_client(emu_, clock_);
     post("/pools", {{"id", "p"}, {"vmSize", "standard_d2s_v3"}, {"targetDedicatedNodes", 1}});
     post("/jobs", {{"id", "j"}, {"poolInfo", {{"poolId", "p"}}}});
   }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../azure/emulator_client.hpp"
 #include "../azure/emulator_process.hpp"
 #include "azure/batch_client.hpp"
 #include "cli_fixture.hpp"
@@ -20,14 +21,7 @@ using nlohmann::json;
 // A Cli home plus an emulator the `az batch` variables point at, and a client to fill it.
 class LogsRemote : public Cli {
  protected:
-  LogsRemote() {
-    azure::BatchClientOptions o;
-    o.account = emu_.account();
-    o.endpoint = emu_.endpoint();
-    client_ = std::make_unique<azure::BatchClient>(
-        o, std::make_shared<azure::HttpClient>(),
-        azure::shared_key_credential(emu_.account(), emu_.key()), clock_);
-  }
+  LogsRemote() { client_ = azuretest::emulator_client(emu_, clock_); }
 
   /// trainyard with `--data-dir` and the emulator's account in the environment.
   Outcome tyb(std::vector<std::string> args) {
