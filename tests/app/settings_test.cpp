@@ -52,3 +52,30 @@ TEST(Settings, ErrorsNameTheFileAndPlace) {
 
 }  // namespace
 }  // namespace trainyard
+
+namespace trainyard {
+namespace {
+
+TEST(Settings, PollPaceAndBudget) {
+  auto s = parse_settings(
+      R"j({"poll": {"focusSeconds": 2, "backgroundSeconds": 60, "requestsPerSecond": 0.5}})j",
+      "c.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->poll.focus_seconds, 2);
+  EXPECT_EQ(s->poll.background_seconds, 60);
+  EXPECT_EQ(s->poll.requests_per_second, 0.5);
+  EXPECT_EQ(parse_settings("{}", "c.json")->poll.focus_seconds, 1.5);
+}
+
+TEST(Settings, PollMistakesNameThePlace) {
+  auto fast = parse_settings(R"j({"poll": {"focusSeconds": 0.01}})j", "c.json");
+  ASSERT_FALSE(fast.ok());
+  EXPECT_NE(fast.error().message.find("/poll/focusSeconds"), std::string::npos)
+      << fast.error().message;
+  auto typo = parse_settings(R"j({"poll": {"focus": 1}})j", "c.json");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.error().message.find("/poll/focus"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace trainyard
