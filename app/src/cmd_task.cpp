@@ -82,7 +82,8 @@ int on_task(const CliState& st, const TaskFlags& f, const char* command, const c
             bool forget = false) {
   auto ref = split_task_ref(f.ref);
   if (!ref) return report_failure(command, ref.error());
-  const auto& [job, task] = *ref;
+  // Named copies: clang 14 cannot capture structured bindings in lambdas.
+  const std::string job = ref->first, task = ref->second;
   return run_action(
       st, f.account, {command, fmt::format("{} task {}", verb, f.ref)},
       [&](ActionSession& s) { return act(*s.client, job, task); },

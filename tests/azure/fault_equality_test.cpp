@@ -299,15 +299,8 @@ struct FaultEquality : ::testing::Test {
     return d;
   }
 
-  // Sync marks (a row's age and last error) of pools and jobs the service no longer has.
-  // KNOWN BUG (left to the sync owners; set kTolerateGonePoolMark to false once fixed):
-  // refresh_nodes() in backend/sync/src/incremental_sync.cpp, on a 404 for a pool that
-  // refresh_pools() already pruned, records its error with Store::set_sync_error(), which inserts
-  // a `nodes/<pool>` mark, and nothing removes it again (refresh_tasks() deletes a vanished job
-  // with its mark; refresh_nodes() has no such path). Reproduction: delete a pool, let the pool
-  // list be refreshed, then focus that pool's nodes for one cycle: `nodes/<pool>` stays in
-  // sync_marks() with "PoolNotFound: …" for good.
-  static constexpr bool kTolerateGonePoolMark = true;
+  // Sync marks (a row's age and last error) of pools and jobs the service no longer has: a 404
+  // on a pool's nodes removes the pool with its mark, as one on a job's tasks does for the job.
   Diffs stale_marks(const Truth& t) {
     Diffs d;
     std::set<std::string> scopes{kPoolsScope, kJobsScope};
@@ -316,9 +309,7 @@ struct FaultEquality : ::testing::Test {
     auto marks = f.store->sync_marks(f.emu.account());
     if (!marks) d.note("store: " + marks.error().message);
     for (const auto& m : marks ? *marks : std::vector<SyncMark>{})
-      if (!scopes.count(m.scope) &&
-          !(kTolerateGonePoolMark && m.scope.starts_with("nodes/") && !m.checked_at &&
-            m.error.find("PoolNotFound") != std::string::npos))
+      if (!scopes.count(m.scope))
         d.note("sync mark " + m.scope + " of something gone (error: " + m.error + ")");
     return d;
   }

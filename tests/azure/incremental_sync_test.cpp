@@ -85,6 +85,17 @@ TEST_F(Incremental, AVanishedJobIsRemovedWithItsTasks) {
   EXPECT_EQ(f.store->task_ids(f.emu.account(), "seed-sweep")->size(), 0u);
 }
 
+TEST_F(Incremental, AVanishedPoolLeavesNoMarkBehind) {
+  ASSERT_TRUE(f.client->call("DELETE", "/pools/seed-cpu").ok());
+  for (int i = 0; i < 50 && f.client->call("GET", "/pools/seed-cpu").ok(); ++i)
+    std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(refresh_pools(t, stats).ok());
+  auto r = refresh_nodes(t, "seed-cpu", stats);  // a pane still showing the pool's nodes
+  EXPECT_EQ(r.error().kind, ErrorKind::NotFound);
+  EXPECT_FALSE(f.store->sync_mark(f.emu.account(), nodes_scope("seed-cpu"))->has_value());
+  EXPECT_TRUE(f.store->nodes(f.emu.account(), "seed-cpu")->empty());
+}
+
 TEST_F(Incremental, NodeCountsPointAtPoolsWhoseNodesChanged) {
   auto none = pools_with_node_changes(t);
   ASSERT_TRUE(none.ok()) << none.error().message;

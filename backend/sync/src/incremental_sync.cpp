@@ -141,7 +141,7 @@ Result<void> refresh_pools(SyncTarget& t, SyncStats& stats) {
 }
 
 Result<void> refresh_nodes(SyncTarget& t, const std::string& pool, SyncStats& stats) {
-  return noting_errors(t, nodes_scope(pool), [&]() -> Result<void> {
+  auto r = noting_errors(t, nodes_scope(pool), [&]() -> Result<void> {
     int slots = 1;
     if (auto pools = t.store.pools(t.account))
       for (const auto& p : *pools)
@@ -163,6 +163,12 @@ Result<void> refresh_nodes(SyncTarget& t, const std::string& pool, SyncStats& st
         [&](const std::string& id) { return t.store.delete_node(t.account, pool, id); }, stats));
     return mark(t, nodes_scope(pool), std::nullopt);
   });
+  if (!r && r.error().kind == ErrorKind::NotFound) {
+    // The pool is gone: so are its cached nodes and its mark.
+    if (auto d = t.store.delete_pool(t.account, pool); !d) return d;
+    ++stats.deleted;
+  }
+  return r;
 }
 
 Result<std::vector<std::string>> refresh_jobs(SyncTarget& t, const std::string& job,
