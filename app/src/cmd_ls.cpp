@@ -76,7 +76,7 @@ int print_tasks(AppContext& ctx, const LsOptions& o) {
   TextTable table({"JOB/TASK", "STATE", "EXIT", "RETRIES", "SLOTS", "STARTED", "RAN", "COMMAND"});
   for (const auto& t : *tasks) {
     table.add({t.job_id + "/" + t.id, std::string(to_wire(t.state)), exit_of(t),
-               std::to_string(t.execution_info.retry_count), std::to_string(t.required_slots),
+               std::to_string(t.execution_info.retry_count), slots_text(t),
                opt_time(t.execution_info.start_time), duration_of(t, ctx.clock), t.command_line});
   }
   table.print(stdout);

@@ -17,8 +17,8 @@ namespace trainyard {
 namespace {
 
 struct RunOptions {
-  std::string account, job = "default", id, name, gpu_ids, max_wall, workdir, pool;
-  int gpus = 1, retries = 0;
+  std::string account, job = "default", id, name, gpu_ids, max_wall, workdir, pool, coordination;
+  int gpus = 1, retries = 0, instances = 1;
   std::vector<std::string> after, command;
 };
 
@@ -47,6 +47,8 @@ Result<SubmitRequest> to_request(const RunOptions& o) {
   req.gpus = o.gpus;
   req.max_retries = o.retries;
   req.after = o.after;
+  req.instances = o.instances;
+  req.coordination_command = o.coordination;
   req.environment = current_environment();
   std::error_code ec;
   auto wd = o.workdir.empty() ? std::filesystem::current_path(ec)
@@ -73,8 +75,9 @@ int run_batch_command(const CliState& st, const RunOptions& o) {
     return report(make_error(ErrorKind::Usage,
                              "--gpu-ids and --workdir are for local runs: a Batch node picks its "
                              "own GPUs and runs in the task's directory"));
-  RunBatchRequest r{o.account, o.job,     o.id,         o.name, o.pool, shell_quote(o.command),
-                    o.gpus,    o.retries, std::nullopt, o.after};
+  RunBatchRequest r{
+      o.account, o.job,     o.id,         o.name,  o.pool,      shell_quote(o.command),
+      o.gpus,    o.retries, std::nullopt, o.after, o.instances, o.coordination};
   if (!o.max_wall.empty()) {
     auto d = parse_human_duration(o.max_wall);
     if (!d) return report(make_error(ErrorKind::Usage, "--max-wall: " + d.error().message));
@@ -120,6 +123,12 @@ void register_run(CLI::App& app, CliState& st) {
   cmd->add_option("--retries", o->retries, "Retries after a failure (-1: unlimited)");
   cmd->add_option("--max-wall", o->max_wall, "Wall-clock limit, e.g. 30m, 2h, PT1H");
   cmd->add_option("--after", o->after, "Start after JOB/TASK succeeded (repeatable)");
+  cmd->add_option("--instances", o->instances,
+                  "Multi-instance: run on N nodes (locally N sets of --gpus slots); the "
+                  "command runs on the primary after every instance's --coordination")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--coordination", o->coordination,
+                  "Multi-instance: shell command every instance runs first");
   cmd->add_option("--workdir", o->workdir, "Working directory (default: the current one)");
   cmd->add_option("command", o->command, "The command, after --");
   cmd->callback([&st, o] { st.action = [&st, o] { return run_command(st, *o); }; });

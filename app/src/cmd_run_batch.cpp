@@ -40,6 +40,14 @@ Result<nlohmann::json> task_body(const RunBatchRequest& r) {
     deps.push_back(ref->second);
   }
   if (!deps.empty()) t["dependsOn"] = {{"taskIds", deps}};
+  if (r.instances > 1 || !r.coordination.empty()) {
+    // Batch requires a multi-instance task to take one slot per node.
+    t["requiredSlots"] = 1;
+    t["multiInstanceSettings"] = {{"numberOfInstances", r.instances}};
+    if (!r.coordination.empty())
+      t["multiInstanceSettings"]["coordinationCommandLine"] =
+          "/bin/sh -c " + shell_quote({r.coordination});
+  }
   return t;
 }
 

@@ -18,6 +18,8 @@ struct RunBatchRequest {
   int retries = 0;
   std::optional<Duration> max_wall;
   std::vector<std::string> after;  ///< JOB/TASK of the same job
+  int instances = 1;               ///< multiInstanceSettings.numberOfInstances
+  std::string coordination;        ///< multiInstanceSettings.coordinationCommandLine
 };
 
 /// Adds the task (creating the job on `pool` when it does not exist); prints `JOB/TASK`.

@@ -1,18 +1,13 @@
 #include "spec_to_local.hpp"
 
-#include <cstdlib>
+#include "local_container.hpp"
+
 #include <map>
 
 #include <fmt/format.h>
 
 namespace trainyard {
 namespace {
-
-// docker or podman answering `info` means containers can run here.
-bool container_runtime_available() {
-  return std::system("docker info >/dev/null 2>&1") == 0 ||
-         std::system("podman info >/dev/null 2>&1") == 0;
-}
 
 // Job settings first, then the task's own over them (Batch's precedence).
 void split_environment(const spec::JobSpec& spec, const spec::SpecTask& t, SubmitRequest& req) {
@@ -36,14 +31,9 @@ std::vector<std::string> dependency_ids(const spec::SpecTask& t) {
   return out;
 }
 
-Result<void> check_runnable(const spec::SpecTask& t, const std::string& job) {
-  if (t.multiInstanceSettings && t.multiInstanceSettings->numberOfInstances.value_or(1) > 1)
-    return make_error(
-        ErrorKind::Usage,
-        fmt::format("{}: task {}/{} is multi-instance ({} instances); the local engine "
-                    "does not run multi-instance tasks yet",
-                    t.origin, job, t.id, *t.multiInstanceSettings->numberOfInstances));
-  if (t.containerSettings && !container_runtime_available())
+Result<void> check_runnable(const spec::SpecTask& t, const std::string& job,
+                            const std::string& runtime) {
+  if (t.containerSettings && runtime.empty())
     return make_error(
         ErrorKind::Usage,
         fmt::format("{}: task {}/{} needs container image {}, but neither `docker info` "
@@ -52,8 +42,20 @@ Result<void> check_runnable(const spec::SpecTask& t, const std::string& job) {
   return ok_result();
 }
 
+// Runs the task's command inside its image when it names one. The container gets the variables
+// the spec sets (secrets included), not the whole environment of whoever submitted it.
+void wrap_in_container(const spec::JobSpec& spec, const spec::SpecTask& t,
+                       const std::string& runtime, SubmitRequest& req) {
+  if (!t.containerSettings) return;
+  std::vector<std::string> names;
+  for (const auto& e : spec.job.commonEnvironmentSettings) names.push_back(e.name);
+  for (const auto& e : t.environmentSettings) names.push_back(e.name);
+  req.command_line = container_command_line(runtime, *t.containerSettings, req.command_line, names);
+}
+
 SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
-                          const std::string& workdir, const std::vector<std::string>& environment) {
+                          const std::string& workdir, const std::vector<std::string>& environment,
+                          const std::string& runtime) {
   SubmitRequest req;
   req.job = spec.job.id;
   req.id = t.id;
@@ -69,7 +71,12 @@ SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
     req.max_retries = c->maxTaskRetryCount.value_or(0);
     req.max_wall = c->maxWallClockTime;
   }
+  if (t.multiInstanceSettings) {
+    req.instances = t.multiInstanceSettings->numberOfInstances.value_or(1);
+    req.coordination_command = t.multiInstanceSettings->coordinationCommandLine.value_or("");
+  }
   split_environment(spec, t, req);
+  wrap_in_container(spec, t, runtime, req);
   return req;
 }
 
@@ -89,9 +96,12 @@ Result<std::vector<SubmitRequest>> local_requests(const spec::JobSpec& spec,
                                                   const std::string& workdir,
                                                   const std::vector<std::string>& environment) {
   std::vector<SubmitRequest> out;
+  bool containers = false;
+  for (const auto& t : spec.tasks) containers = containers || t.containerSettings.has_value();
+  const std::string runtime = containers ? local_container_runtime() : "";
   for (const auto& t : spec.tasks) {
-    if (auto r = check_runnable(t, spec.job.id); !r) return r.error();
-    out.push_back(request_for(spec, t, workdir, environment));
+    if (auto r = check_runnable(t, spec.job.id, runtime); !r) return r.error();
+    out.push_back(request_for(spec, t, workdir, environment, runtime));
   }
   return out;
 }

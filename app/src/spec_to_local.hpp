@@ -16,7 +16,7 @@ Job local_job(const spec::JobSpec& spec);
 /// One submission per task: job environment under the task's own, dependencies (ranges
 /// expanded), limits and slots. Secrets travel only in the run's private environment file,
 /// never in the stored task. Fails for what the local engine cannot run as written
-/// (multi-instance tasks, containers with no docker or podman).
+/// (containers with no docker or podman).
 Result<std::vector<SubmitRequest>> local_requests(const spec::JobSpec& spec,
                                                   const std::string& workdir,
                                                   const std::vector<std::string>& environment);

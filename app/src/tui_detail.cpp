@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "local/task_environment.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -24,6 +25,61 @@ std::vector<std::pair<std::string, std::string>> facts(const Task& t) {
           {"ended", time(e.end_time)},
           {"slots", std::to_string(t.required_slots)},
           {"command", sanitize_text(t.command_line)}};
+}
+
+// What a multi-instance task adds to its facts.
+void add_instance_facts(const Task& t, std::vector<std::pair<std::string, std::string>>& rows) {
+  if (!t.multi_instance) return;
+  const auto& m = *t.multi_instance;
+  rows.insert(rows.end() - 1, {"instances", fmt::format("{} ({} slot(s) each)",
+                                                        m.number_of_instances, t.required_slots)});
+  rows.push_back({"coord cmd", m.coordination_command_line.empty()
+                                   ? "-"
+                                   : sanitize_text(m.coordination_command_line)});
+}
+
+std::string clock_time(const std::optional<Timestamp>& ts) {
+  return ts ? format_iso8601(*ts).substr(11, 8) : "-";
+}
+
+// Where an instance runs: its node on Batch; locally the address it was given.
+std::string subtask_place(const Task& t, const Subtask& s) {
+  if (t.account == kLocalAccount) return instance_host(s.id);
+  return s.node_info ? sanitize_text(s.node_info->node_id) : "-";
+}
+
+std::string subtask_row(const Task& t, const Subtask& s) {
+  const auto& e = s.execution_info;
+  std::string note = e.failure_info ? e.failure_info->code : "";
+  return fmt::format("{:>3}  {:<10} {:<22} {:>5}  {:<8}  {:<8}  {}", s.id, to_wire(s.state),
+                     subtask_place(t, s), e.exit_code ? std::to_string(*e.exit_code) : "-",
+                     clock_time(e.start_time), clock_time(e.end_time), note);
+}
+
+// A multi-instance task's instances: the primary (the task itself), then its subtasks. Returns
+// the rows drawn.
+int render_subtasks(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
+  if (!t.multi_instance || r.h < 3) return 0;
+  auto subs = ctx.store->subtasks(t.account, t.job_id, t.id);
+  std::vector<std::string> lines{
+      fmt::format("{:>3}  {:<10} {:<22} {:>5}  {:<8}  {:<8}  {}", "#", "STATE", "NODE", "EXIT",
+                  "STARTED", "ENDED", "NOTE"),
+      fmt::format("{:>3}  {:<10} {:<22} {:>5}  {:<8}  {:<8}  {}", 0, to_wire(t.state), "primary",
+                  "", clock_time(t.execution_info.start_time),
+                  clock_time(t.execution_info.end_time), "runs the command")};
+  if (subs)
+    for (const auto& s : *subs) lines.push_back(subtask_row(t, s));
+  if (subs && subs->empty()) lines.push_back("     no subtask information yet");
+  const int shown = std::min(static_cast<int>(lines.size()), r.h);
+  for (int i = 0; i < shown; ++i) {
+    bool last_cut = i == shown - 1 && shown < static_cast<int>(lines.size());
+    auto text = last_cut ? fmt::format("     +{} more instance(s): a taller terminal shows them",
+                                       static_cast<int>(lines.size()) - shown + 1)
+                         : lines[static_cast<size_t>(i)];
+    c.draw_text_truncated(r.x + 2, r.y + i, text, i == 0 || last_cut ? Role::Dim : Role::Default,
+                          r.w - 2);
+  }
+  return shown;
 }
 
 const Role kSeriesRoles[] = {Role::ChartSeries1, Role::ChartSeries2, Role::ChartSeries3,
@@ -86,12 +142,16 @@ void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
     return;
   }
   auto rows = facts(**t);
+  add_instance_facts(**t, rows);
   int y = r.y;
   for (const auto& [k, v] : rows) {
     if (y >= r.bottom()) return;
     c.draw_text(r.x, y, k, Role::Label, 12);
     c.draw_text_truncated(r.x + 12, y++, v, Role::Default, r.w - 12);
   }
+  // Instances take at most half of what is left, so the charts keep room.
+  int instance_rows = std::max(4, (r.bottom() - y) / 2);
+  y += render_subtasks(ctx, **t, c, Rect{r.x, y, r.w, std::min(instance_rows, r.bottom() - y)});
   render_charts(ctx, **t, c, Rect{r.x, y + 1, r.w, r.bottom() - y - 1});
 }
 

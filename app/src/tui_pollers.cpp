@@ -32,8 +32,11 @@ PollFocus focus_of(const TuiState& st) {
       p.job = f.job;
       p.log_task = f.task;
       break;
-    case View::Tasks:
     case View::Detail:
+      p.job = f.job;
+      p.detail_task = f.task;
+      break;
+    case View::Tasks:
     case View::Sweep:
       p.job = f.job;
       break;

@@ -143,7 +143,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                                {std::string(to_wire(t.state)), r},
                                {exit_text(t), r},
                                {std::to_string(t.execution_info.retry_count), std::nullopt},
-                               {std::to_string(t.required_slots), std::nullopt},
+                               {slots_text(t), std::nullopt},
                                {ran_for(t), std::nullopt},
                                {spark, Role::Sparkline},
                                {metric, std::nullopt},

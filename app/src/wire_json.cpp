@@ -60,6 +60,12 @@ json task_to_wire(const Task& t) {
                      {"nodeId", t.node_info->node_id},
                      {"taskRootDirectory", t.node_info->task_root_directory}};
   }
+  if (t.multi_instance) {
+    j["multiInstanceSettings"] = {{"numberOfInstances", t.multi_instance->number_of_instances}};
+    if (!t.multi_instance->coordination_command_line.empty())
+      j["multiInstanceSettings"]["coordinationCommandLine"] =
+          t.multi_instance->coordination_command_line;
+  }
   return j;
 }
 

@@ -78,6 +78,43 @@ TEST_F(TuiScreen, DetailOfFailedTask) {
   expect("detail_failed_80x24");
 }
 
+// A multi-instance task: its instances under the facts, the primary first.
+TEST_F(TuiScreen, DetailOfMultiInstanceTask) {
+  auto at = [](int s) { return Timestamp(std::chrono::seconds(1'709'287'200 + s)); };
+  Task t;
+  t.account = kLocalAccount;
+  t.job_id = "mpi";
+  t.id = "allreduce";
+  t.command_line = "mpirun -n 3 python3 allreduce.py";
+  // Completed: a running local task without a run record would be failed by the engine.
+  t.state = TaskState::Completed;
+  t.creation_time = t.state_transition_time = t.execution_info.start_time = at(0);
+  t.execution_info.end_time = at(9);
+  t.execution_info.exit_code = 3;
+  t.execution_info.result = TaskResult::Failure;
+  t.execution_info.failure_info =
+      FailureInfo{ErrorCategory::UserError, "FailureExitCode",
+                  "the coordination command of instance 2 exited with code 3"};
+  t.multi_instance = MultiInstanceSettings{3, "start-service --port 6001"};
+  auto& store = *fixture_.ctx().store;
+  ASSERT_TRUE(store.upsert_task(t).ok());
+  Subtask ok;
+  ok.id = 1;
+  ok.state = TaskState::Completed;
+  ok.execution_info.start_time = at(1);
+  ok.execution_info.end_time = at(9);
+  ok.execution_info.exit_code = 0;
+  Subtask failed = ok;
+  failed.id = 2;
+  failed.execution_info.end_time = at(5);
+  failed.execution_info.exit_code = 3;
+  failed.execution_info.failure_info = FailureInfo{ErrorCategory::UserError, "FailureExitCode", ""};
+  ASSERT_TRUE(store.replace_subtasks(kLocalAccount, "mpi", "allreduce", {ok, failed}).ok());
+  open(kNormal, "tasks", "mpi");
+  keys("d");
+  expect("detail_multi_instance_80x24");
+}
+
 TEST_F(TuiScreen, FilterModeShowsMatchCount) {
   open(kNormal, "tasks", "resnet-sweep");
   keys("/");

@@ -2,6 +2,7 @@
 // throttling slowing it down, and stopping promptly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
@@ -66,6 +67,32 @@ TEST_F(Poller, FillsAnEmptyCacheAndFollowsTheJobOnScreen) {
   auto t0 = std::chrono::steady_clock::now();
   p->stop();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
+}
+
+TEST_F(Poller, ReadsTheSubtasksOfTheMultiInstanceTaskOnScreen) {
+  ASSERT_TRUE(f.client
+                  ->add_task("seed-sweep",
+                             {{"id", "mpi"},
+                              {"commandLine", "true"},
+                              {"multiInstanceSettings",
+                               {{"numberOfInstances", 3}, {"coordinationCommandLine", "true"}}}})
+                  .ok());
+  auto p = make(fast());
+  PollFocus focus;
+  focus.job = "seed-sweep";
+  focus.detail_task = "mpi";
+  p->set_focus(focus);
+  p->start();
+  auto completed_subtasks = [&] {
+    auto t = f.store->task(f.emu.account(), "seed-sweep", "mpi");
+    auto subs = f.store->subtasks(f.emu.account(), "seed-sweep", "mpi");
+    if (!t.ok() || !t->has_value() || (*t)->state != TaskState::Completed || !subs.ok()) return 0;
+    return static_cast<int>(std::count_if(subs->begin(), subs->end(), [](const Subtask& s) {
+      return s.state == TaskState::Completed;
+    }));
+  };
+  EXPECT_TRUE(eventually([&] { return completed_subtasks() == 2; }, 30s));
+  p->stop();
 }
 
 TEST_F(Poller, OnlyOneOfTwoWindowsPollsAndTheOtherTakesOver) {

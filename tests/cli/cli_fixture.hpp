@@ -52,6 +52,12 @@ class Cli : public ::testing::Test {
     return run_process(TRAINYARD_BIN, args, env_, timeout);
   }
 
+  /// Sets NAME=value in the environment of every later run.
+  void set_env(const std::string& name, const std::string& value) {
+    std::erase_if(env_, [&](const std::string& e) { return e.starts_with(name + "="); });
+    env_.push_back(name + "=" + value);
+  }
+
   /// Runs trainyard exactly as given, with `extra` added to the environment.
   Outcome bare(const std::vector<std::string>& args, const std::vector<std::string>& extra = {}) {
     auto env = env_;

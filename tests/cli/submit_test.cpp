@@ -42,6 +42,24 @@ TEST_F(Submit, RunsLocallyWithJobEnvironmentAndDependencies) {
             t2["executionInfo"]["startTime"].get<std::string>());
 }
 
+// A multi-instance task runs locally as Batch runs it: coordination everywhere, then the primary.
+TEST_F(Submit, MultiInstanceTaskRunsLocallyOnItsOwnSlots) {
+  set_env("TRAINYARD_CPU_SLOTS", "2");
+  auto r = ty({"submit", write("mpi.json", R"j({"job": {"id": "mpi"}, "tasks": [{"id": "t",
+    "commandLine": "cat $AZ_BATCH_TASK_SHARED_DIR/host-*",
+    "multiInstanceSettings": {"numberOfInstances": 2,
+      "coordinationCommandLine": "echo $AZ_BATCH_IS_CURRENT_NODE_MASTER > $AZ_BATCH_TASK_SHARED_DIR/host-$TRAINYARD_INSTANCE_INDEX"}}]})j")});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(ty({"wait", "mpi/t"}).code, 0);
+  EXPECT_EQ(ty({"logs", "mpi/t"}).out, "true\nfalse\n");
+  auto t = task_json("mpi/t");
+  EXPECT_EQ(t["multiInstanceSettings"]["numberOfInstances"], 2);
+  auto too_many = ty({"submit", write("big.json", R"j({"job": {"id": "big"}, "tasks": [{"id": "t",
+    "commandLine": "true", "multiInstanceSettings": {"numberOfInstances": 3}}]})j")});
+  EXPECT_EQ(too_many.code, 2);
+  EXPECT_NE(too_many.err.find("3 instances need 3 slot(s)"), std::string::npos) << too_many.err;
+}
+
 TEST_F(Submit, ShipyardSweepMatchesPythonRandom) {
   auto spec = write("jobs.yaml", R"y(job_specifications:
 - id: lrsweep
@@ -82,6 +100,52 @@ TEST_F(Submit, OneBadTaskKeepsTheWholeJobOut) {
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_TRUE(ls_json("tasks").empty());
   EXPECT_FALSE(fs::exists(data() + "/runs/half"));
+}
+
+const char* kContainerJob = R"j({"job": {"id": "box"}, "tasks": [{"id": "t",
+  "commandLine": "echo inside $MODEL",
+  "environmentSettings": [{"name": "MODEL", "value": "resnet"}],
+  "containerSettings": {"imageName": "pytorch/pytorch:latest", "containerRunOptions": "--shm-size 8g"}}]})j";
+
+TEST_F(Submit, ContainerTaskIsRefusedWithoutDockerOrPodman) {
+  set_env("PATH", root() + "/empty-bin:/usr/bin:/bin");
+  fs::create_directories(root() + "/empty-bin");
+  auto r = ty({"submit", write("box.json", kContainerJob)});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("neither `docker info` nor `podman info` works here"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(ls_json("tasks").empty());
+}
+
+// A stand-in docker: answers `info`, records its arguments, and runs the container's command on
+// the host, so the test sees exactly what trainyard asks the runtime to do.
+TEST_F(Submit, ContainerTaskRunsThroughTheRuntimeWithItsEnvironment) {
+  fs::create_directories(root() + "/bin");
+  std::ofstream(root() + "/bin/docker")
+      << "#!/bin/sh\n"
+         "[ \"$1\" = info ] && exit 0\n"
+         "printf '%s\\n' \"$@\" > \"$AZ_BATCH_TASK_DIR/docker-args\"\n"
+         "for last; do :; done\n"
+         "exec /bin/sh -c \"$last\"\n";
+  fs::permissions(root() + "/bin/docker", fs::perms::owner_all);
+  set_env("PATH", root() + "/bin:/usr/bin:/bin");
+  auto r = ty({"submit", write("box.json", kContainerJob)});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(ty({"wait", "box/t"}).code, 0);
+  EXPECT_EQ(ty({"logs", "box/t"}).out, "inside resnet\n");
+  auto args = lines_of(read_file(data() + "/runs/box/t/docker-args"));
+  ASSERT_GE(args.size(), 4u);
+  EXPECT_EQ(args[0], "run");
+  auto has = [&](const std::string& a) {
+    return std::find(args.begin(), args.end(), a) != args.end();
+  };
+  EXPECT_TRUE(has("MODEL")) << "the spec's variables are passed by name";
+  EXPECT_TRUE(has("AZ_BATCH_TASK_WORKING_DIR"));
+  EXPECT_TRUE(has("--shm-size"));
+  EXPECT_TRUE(has("pytorch/pytorch:latest"));
+  EXPECT_FALSE(has("resnet")) << "values stay off the command line";
+  EXPECT_FALSE(has("--gpus")) << "no GPU on this node";
+  EXPECT_EQ(args[args.size() - 2], "-c");
 }
 
 TEST_F(Submit, MissingFileIsAUsageError) {

@@ -177,15 +177,21 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
     ASSERT_EQ(sqlite3_exec((*s)->handle(),
                            "DROP TABLE task_params; DROP TABLE sync_marks; "
                            "ALTER TABLE pools DROP COLUMN resize_error; "
-                           "ALTER TABLE nodes DROP COLUMN error; PRAGMA user_version = 1;",
+                           "ALTER TABLE nodes DROP COLUMN error; DROP TABLE subtasks; "
+                           "ALTER TABLE tasks DROP COLUMN instances; "
+                           "ALTER TABLE tasks DROP COLUMN coordination_command; "
+                           "ALTER TABLE local_runs DROP COLUMN instance_groups; "
+                           "PRAGMA user_version = 1;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 3);
+  EXPECT_EQ((*s)->schema_version(), 4);
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
+  EXPECT_FALSE((*t)->multi_instance);
+  ASSERT_TRUE((*s)->replace_subtasks("local", "j", "t", {Subtask{}}).ok());
   ASSERT_TRUE((*s)->set_task_parameters("local", "j", "t", {{"lr", "0.1"}, {"bs", "32"}}).ok());
   auto p = (*s)->task_parameters("local", "j", "t");
   ASSERT_TRUE(p.ok());

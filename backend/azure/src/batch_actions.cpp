@@ -129,6 +129,25 @@ Result<Task> get_task(BatchClient& client, const std::string& job, const std::st
       r, [&](const json& j) { return parse_task(j, client.options().account, job); });
 }
 
+Result<std::vector<Subtask>> list_subtasks(BatchClient& client, const std::string& job,
+                                           const std::string& task) {
+  auto r = client.call("GET", path({"jobs", job, "tasks", task, "subtasksinfo"}));
+  return detail::read_body<std::vector<Subtask>>(
+      r, [&](const json& j) -> Result<std::vector<Subtask>> {
+        if (!j.is_object() || !j.contains("value") || !j["value"].is_array())
+          return make_error(ErrorKind::Parse, "subtasksinfo: expected {\"value\": [...]}");
+        std::vector<Subtask> out;
+        for (size_t i = 0; i < j["value"].size(); ++i) {
+          auto s = parse_subtask(j["value"][i]);
+          if (!s)
+            return make_error(ErrorKind::Parse,
+                              fmt::format("subtasksinfo: value[{}]: {}", i, s.error().message));
+          out.push_back(std::move(*s));
+        }
+        return out;
+      });
+}
+
 // ---- Pools ----
 
 Result<void> create_pool(BatchClient& client, const json& body) {

@@ -89,6 +89,13 @@ void read_task_basics(const JsonFields& f, Task& t) {
   f.get("requiredSlots", t.required_slots);
 }
 
+MultiInstanceSettings read_multi_instance(const JsonFields& f) {
+  MultiInstanceSettings m;
+  f.get("numberOfInstances", m.number_of_instances);
+  f.get("coordinationCommandLine", m.coordination_command_line);
+  return m;
+}
+
 }  // namespace
 
 Result<Task> parse_task(const json& j, const std::string& account, const std::string& job) try {
@@ -102,8 +109,26 @@ Result<Task> parse_task(const json& j, const std::string& account, const std::st
   read_depends_on(f.child("dependsOn"), t.depends_on.task_ids);
   read_execution_info(f.child("executionInfo"), t.execution_info);
   if (f.has("nodeInfo")) t.node_info = read_node_info(f.child("nodeInfo"));
+  if (f.has("multiInstanceSettings"))
+    t.multi_instance = read_multi_instance(f.child("multiInstanceSettings"));
   if (err) return *err;
   return t;
+} catch (const std::exception& e) {
+  return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
+}
+
+Result<Subtask> parse_subtask(const json& j) try {
+  std::optional<Error> err;
+  JsonFields f(j, "", err);
+  Subtask s;
+  f.require("id", s.id);
+  // Unknown state reads as running: not final, so the subtask is shown as still going.
+  f.get_enum("state", s.state, TaskState::Running);
+  f.get("stateTransitionTime", s.state_transition_time);
+  read_execution_info(f, s.execution_info);
+  if (f.has("nodeInfo")) s.node_info = read_node_info(f.child("nodeInfo"));
+  if (err) return *err;
+  return s;
 } catch (const std::exception& e) {
   return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
 }

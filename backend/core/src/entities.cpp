@@ -14,4 +14,10 @@ const char* to_string(AccountKind kind) {
   return "local";
 }
 
+std::string slots_text(const Task& t) {
+  if (!t.multi_instance) return std::to_string(t.required_slots);
+  return std::to_string(t.multi_instance->number_of_instances) + "x" +
+         std::to_string(t.required_slots);
+}
+
 }  // namespace trainyard

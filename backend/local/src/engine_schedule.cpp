@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "gpu_id_list.hpp"
+#include "instance_groups.hpp"
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
@@ -144,6 +145,7 @@ Result<void> LocalEngine::reconcile_locked() {
       }
       auto msg = fmt::format("the supervisor (pid {}) ended before recording how the task ended",
                              lr.supervisor_pid);
+      if (auto e = end_orphaned_instances(store_, lr, clock_.now(), msg); !e) return e;
       if (auto f = fail_locked(t, "SupervisorLost", msg); !f) return f;
     }
   }
@@ -158,7 +160,7 @@ Result<int> LocalEngine::start_ready_locked() {
     auto busy = tasks_in(store_, state);
     if (!busy) return busy.error();
     for (const auto& t : *busy) {
-      p.free_slots -= t.required_slots;
+      p.free_slots -= slots_held(t);
       auto run = store_.local_run(t.job_id, t.id);
       if (run && run->has_value())
         for (int id : parse_gpu_ids((*run)->gpu_ids)) p.used_gpus.insert(id);
@@ -183,7 +185,7 @@ Result<bool> LocalEngine::try_start_locked(Task& t, Placement& p) {
     if (auto f = fail_locked(t, "TaskDependencyFailed", **failed); !f) return f.error();
     return false;
   }
-  if (waiting || t.required_slots > p.free_slots) return false;
+  if (waiting || slots_held(t) > p.free_slots) return false;
   auto run = store_.local_run(t.job_id, t.id);
   if (!run) return run.error();
   if (!run->has_value()) {
@@ -193,12 +195,12 @@ Result<bool> LocalEngine::try_start_locked(Task& t, Placement& p) {
   }
   LocalRun lr = **run;
   if (!p.gpus.empty()) {
-    auto picked = pick_gpus(parse_gpu_ids(lr.gpu_ids), t.required_slots, p.gpus, p.used_gpus);
+    auto picked = pick_gpus(parse_gpu_ids(lr.gpu_ids), slots_held(t), p.gpus, p.used_gpus);
     if (!picked) return false;
     lr.gpu_ids = format_gpu_ids(*picked);
     p.used_gpus.insert(picked->begin(), picked->end());
   }
-  p.free_slots -= t.required_slots;
+  p.free_slots -= slots_held(t);
   if (auto s = start_supervisor_locked(t, lr, false); !s) return s.error();
   return true;
 }
@@ -258,7 +260,7 @@ void fill_local_node_counts(Store& store, Node& node) {
     auto live = tasks_in(store, state);
     if (!live) return;
     tasks += static_cast<int>(live->size());
-    for (const auto& t : *live) slots += t.required_slots;
+    for (const auto& t : *live) slots += slots_held(t);
   }
   node.running_tasks_count = tasks;
   node.running_task_slots_count = slots;

@@ -1,6 +1,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -40,11 +41,19 @@ Result<void> validate(const SubmitRequest& req, int total_slots, int gpu_count) 
   if (!req.id.empty() && !is_valid_batch_id(req.id))
     return usage(
         fmt::format("invalid task id '{}' (letters, digits, - and _, at most 64)", req.id));
-  int wanted = req.gpu_ids.empty() ? req.gpus : static_cast<int>(req.gpu_ids.size());
+  if (req.instances < 1) return usage("--instances must be at least 1");
+  int wanted =
+      req.gpu_ids.empty() ? req.gpus * req.instances : static_cast<int>(req.gpu_ids.size());
   if (wanted < 1) return usage("--gpus must be at least 1");
+  if (!req.gpu_ids.empty() && static_cast<int>(req.gpu_ids.size()) % req.instances != 0)
+    return usage(fmt::format("--gpu-ids: {} GPU(s) do not split evenly over {} instances",
+                             req.gpu_ids.size(), req.instances));
   if (wanted > total_slots)
     return usage(
-        fmt::format("asked for {} slot(s) but the local node has {}", wanted, total_slots));
+        req.instances > 1
+            ? fmt::format("{} instances need {} slot(s) but the local node has {}", req.instances,
+                          wanted, total_slots)
+            : fmt::format("asked for {} slot(s) but the local node has {}", wanted, total_slots));
   for (int id : req.gpu_ids) {
     if (id < 0 || id >= gpu_count)
       return usage(
@@ -74,6 +83,11 @@ void sync_data_dir(const std::string& dir) {
 }
 
 }  // namespace
+
+int slots_held(const Task& t) {
+  return t.required_slots *
+         (t.multi_instance ? std::max(1, t.multi_instance->number_of_instances) : 1);
+}
 
 bool is_valid_batch_id(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;
@@ -112,7 +126,10 @@ Result<Task> LocalEngine::build_task(const SubmitRequest& req, int slots, int gp
   t.constraints.max_task_retry_count = req.max_retries;
   t.constraints.max_wall_clock_time = req.max_wall;
   t.depends_on.task_ids = *deps;
-  t.required_slots = req.gpu_ids.empty() ? req.gpus : static_cast<int>(req.gpu_ids.size());
+  t.required_slots =
+      req.gpu_ids.empty() ? req.gpus : static_cast<int>(req.gpu_ids.size()) / req.instances;
+  if (req.instances > 1 || !req.coordination_command.empty())
+    t.multi_instance = MultiInstanceSettings{req.instances, req.coordination_command};
   return t;
 }
 

@@ -15,17 +15,6 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-std::vector<std::string> split_nul(const std::string& blob) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t i = 0; i < blob.size(); ++i) {
-    if (blob[i] != '\0') continue;
-    if (i > start) out.push_back(blob.substr(start, i - start));
-    start = i + 1;
-  }
-  return out;
-}
-
 std::string trim_newline(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
@@ -75,6 +64,10 @@ Result<bool> Supervision::claim() {
     if (!t->has_value() || !run->has_value()) return ok_result();
     task_ = **t;
     run_ = **run;
+    instance_groups_ = parse_instance_groups(run_.instance_groups);
+    auto subs = store_.subtasks(kLocalAccount, args_.job, args_.task);
+    if (!subs) return subs.error();
+    subtasks_ = std::move(*subs);
     mine = run_.supervisor_pid == getpid() && task_.state != TaskState::Completed;
     return ok_result();
   });
@@ -94,18 +87,37 @@ int Supervision::run() {
   for (;;) {
     auto stop = stop_requested();
     if (stop && *stop) return record_completed(AttemptOutcome{{}, true}) ? 0 : 1;
-    auto child = start_attempt();
-    if (!child) {
-      log(child.error().message);
+    auto outcome = run_attempt();
+    if (!outcome) {
+      log(outcome.error().message);
       AttemptOutcome failed;
       failed.status.exit_code = 127;
       return record_completed(failed) ? 0 : 1;
     }
-    auto outcome = wait_attempt(*child);
-    auto again = record_outcome(outcome);
+    auto again = record_outcome(*outcome);
     if (!again) log(again.error().message);
     if (!again || !*again) return again ? 0 : 1;
   }
+}
+
+Result<AttemptOutcome> Supervision::run_attempt() {
+  if (task_.multi_instance) {
+    auto coordinated = run_coordination();
+    if (!coordinated || coordinated->has_value()) {
+      AttemptOutcome out = coordinated ? **coordinated : AttemptOutcome{};
+      end_instances(out);
+      if (!coordinated) return coordinated.error();
+      return out;
+    }
+  }
+  auto child = start_attempt();
+  if (!child) {
+    end_instances(AttemptOutcome{});
+    return child.error();
+  }
+  auto out = wait_attempt(*child);
+  end_instances(out);
+  return out;
 }
 
 Result<ChildInfo> Supervision::start_attempt() {
@@ -113,14 +125,10 @@ Result<ChildInfo> Supervision::start_attempt() {
   if (!command) return command.error();
   auto env_blob = read_small_file(paths_.environment);
   if (!env_blob) return env_blob.error();
-  TaskEnvironmentInput in;
-  in.submitter_env = split_nul(*env_blob);
-  in.task = &task_;
-  in.node_id = local_node_id();
-  in.task_dir = paths_.dir;
-  in.working_dir = run_.workdir.empty() ? paths_.dir : run_.workdir;
+  // The primary's command sees every GPU of the run, in instance order, so a launcher that
+  // starts one process per instance on this machine finds instance i's GPU at local rank i.
+  auto in = instance_environment(0, *env_blob);
   in.gpu_uuids = gpu_uuids(config_, run_.gpu_ids);
-  in.attempt = task_.execution_info.retry_count;
   ChildSpec spec{trim_newline(*command), build_task_environment(in), in.working_dir,
                  paths_.stdout_txt, paths_.stderr_txt};
   auto child = spawn_task_process(spec);
@@ -142,7 +150,8 @@ Result<void> Supervision::record_running(const ChildInfo& child) {
         if (auto r = store_.upsert_local_run(run_); !r) return r;
         task_.previous_state = task_.state;
         task_.state = TaskState::Running;
-        task_.state_transition_time = task_.execution_info.start_time = clock_.now();
+        task_.state_transition_time = clock_.now();
+        if (!task_.multi_instance) task_.execution_info.start_time = task_.state_transition_time;
         task_.execution_info.end_time.reset();
         return store_.upsert_task(task_);
       },

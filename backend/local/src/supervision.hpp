@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "instance_groups.hpp"
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/supervisor.hpp"
@@ -20,9 +21,10 @@ void reap_any_children();
 /// How one attempt ended.
 struct AttemptOutcome {
   ExitStatus status;
-  bool stopped = false;       ///< the user asked to stop
-  bool timed_out = false;     ///< maxWallClockTime passed
-  bool unknown_exit = false;  ///< adopted: the exit code could not be observed
+  bool stopped = false;           ///< the user asked to stop
+  bool timed_out = false;         ///< maxWallClockTime passed
+  bool unknown_exit = false;      ///< adopted: the exit code could not be observed
+  std::string what = "the task";  ///< the command that failed, for the failure message
 };
 
 /// One supervisor's state; see run_supervisor().
@@ -37,7 +39,17 @@ class Supervision {
 
  private:
   Result<bool> claim();
+  Result<AttemptOutcome> run_attempt();
   Result<ChildInfo> start_attempt();
+  // Multi-instance tasks (supervision_instances.cpp).
+  int instance_count() const;
+  TaskEnvironmentInput instance_environment(int instance, const std::string& env_blob);
+  Result<std::optional<AttemptOutcome>> run_coordination();
+  Result<std::vector<ChildInfo>> start_coordination();
+  std::optional<AttemptOutcome> wait_coordination(const std::vector<ChildInfo>& leaders);
+  void coordination_exited(size_t instance, const ExitStatus& status);
+  void end_instances(const AttemptOutcome& out);
+  Result<void> save_subtasks();
   AttemptOutcome wait_attempt(const ChildInfo& child);
   AttemptOutcome watch_adopted();
   bool handle_signal(int sig, pid_t pgid);
@@ -47,6 +59,7 @@ class Supervision {
   Result<bool> stop_requested();
   void start_kill_timer(pid_t pgid);
   void check_deadlines(pid_t pgid);
+  void signal_all(pid_t pgid, int sig);
   void tick();
 
   Store& store_;
@@ -62,6 +75,9 @@ class Supervision {
   bool timed_out_ = false;
   std::optional<std::chrono::steady_clock::time_point> wall_deadline_;
   std::optional<std::chrono::steady_clock::time_point> kill_deadline_;
+  std::vector<InstanceGroup> instance_groups_;  ///< coordination commands of this attempt
+  std::vector<Subtask> subtasks_;               ///< instances 1…N-1
+  std::optional<ExitStatus> primary_coordination_;
 };
 
 }  // namespace trainyard

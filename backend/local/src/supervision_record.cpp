@@ -24,11 +24,11 @@ FailureInfo failure_for(const AttemptOutcome& out) {
     return {ErrorCategory::ServerError, "ExitCodeUnknown",
             "re-attached after its supervisor ended; the exit code could not be observed"};
   if (out.status.signal)
-    return {
-        ErrorCategory::UserError, "TaskEndedBySignal",
-        fmt::format("killed by signal {} ({})", *out.status.signal, strsignal(*out.status.signal))};
+    return {ErrorCategory::UserError, "TaskEndedBySignal",
+            fmt::format("{} was killed by signal {} ({})", out.what, *out.status.signal,
+                        strsignal(*out.status.signal))};
   return {ErrorCategory::UserError, "FailureExitCode",
-          fmt::format("the task exited with code {}", out.status.exit_code.value_or(-1))};
+          fmt::format("{} exited with code {}", out.what, out.status.exit_code.value_or(-1))};
 }
 
 bool succeeded(const AttemptOutcome& out) {

@@ -36,8 +36,13 @@ std::optional<ExitStatus> reap_until(pid_t pid) {
 
 }  // namespace
 
+void Supervision::signal_all(pid_t pgid, int sig) {
+  if (pgid > 1) (void)signal_group(pgid, sig);
+  for (const auto& g : instance_groups_) (void)signal_group(g.pgid, sig);
+}
+
 void Supervision::start_kill_timer(pid_t pgid) {
-  (void)signal_group(pgid, SIGTERM);
+  signal_all(pgid, SIGTERM);
   if (!kill_deadline_)
     kill_deadline_ = SteadyClock::now() + std::chrono::seconds(run_.grace_seconds);
 }
@@ -47,7 +52,8 @@ bool Supervision::handle_signal(int sig, pid_t pgid) {
   auto stop = stop_requested();
   (void)stop;  // A bare SIGTERM (e.g. system shutdown) is a stop too.
   stopping_ = true;
-  log("stop requested: SIGTERM to the task's process group");
+  log(instance_groups_.empty() ? "stop requested: SIGTERM to the task's process group"
+                               : "stop requested: SIGTERM to the task's and its instances' groups");
   start_kill_timer(pgid);
   return true;
 }
@@ -61,7 +67,7 @@ void Supervision::check_deadlines(pid_t pgid) {
   }
   if (kill_deadline_ && now >= *kill_deadline_) {
     log("grace period over: SIGKILL to the task's process group");
-    (void)signal_group(pgid, SIGKILL);
+    signal_all(pgid, SIGKILL);
     kill_deadline_ = now + std::chrono::hours(24);
   }
 }
@@ -110,7 +116,44 @@ AttemptOutcome Supervision::watch_adopted() {
   out.stopped = stopping_;
   out.timed_out = timed_out_ && !stopping_;
   out.unknown_exit = true;
+  end_instances(out);
   return out;
+}
+
+std::optional<AttemptOutcome> Supervision::wait_coordination(
+    const std::vector<ChildInfo>& leaders) {
+  std::vector<bool> done(leaders.size(), false);
+  size_t left = 0;
+  for (const auto& c : leaders) left += c.pid > 0 ? 1 : 0;
+  for (size_t i = 0; i < leaders.size(); ++i) done[i] = leaders[i].pid <= 0;
+  std::optional<AttemptOutcome> failed;
+  while (left > 0) {
+    tick();
+    int status = 0;
+    for (pid_t p; (p = waitpid(-1, &status, WNOHANG)) > 0;) {
+      for (size_t i = 0; i < leaders.size(); ++i) {
+        if (leaders[i].pid != p || done[i]) continue;
+        done[i] = true;
+        --left;
+        auto st = decode_wait_status(status);
+        coordination_exited(i, st);
+        if (!failed && st.shell_code() != 0)
+          failed = AttemptOutcome{st, false, false, false,
+                                  fmt::format("the coordination command of instance {}", i)};
+      }
+    }
+    if (left == 0) break;
+    handle_signal(wait_signal(milliseconds(250)), 0);
+    check_deadlines(0);
+  }
+  kill_deadline_.reset();
+  if (stopping_ || timed_out_) {
+    AttemptOutcome out = failed.value_or(AttemptOutcome{});
+    out.stopped = stopping_;
+    out.timed_out = timed_out_ && !stopping_;
+    return out;
+  }
+  return failed;
 }
 
 }  // namespace trainyard

@@ -123,8 +123,22 @@ ALTER TABLE pools ADD COLUMN resize_error TEXT NOT NULL DEFAULT '';
 ALTER TABLE nodes ADD COLUMN error TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 4: multi-instance tasks (their settings, their subtasks) and the process groups of a
+// local multi-instance run's instances, so a lost supervisor leaves no orphan behind.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE tasks ADD COLUMN instances INTEGER;
+ALTER TABLE tasks ADD COLUMN coordination_command TEXT;
+CREATE TABLE subtasks(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, id INTEGER NOT NULL,
+  state TEXT NOT NULL, state_transition_time INTEGER, start_time INTEGER, end_time INTEGER,
+  exit_code INTEGER, result TEXT, failure_category TEXT, failure_code TEXT,
+  failure_message TEXT, node_pool_id TEXT, node_id TEXT, node_root_dir TEXT,
+  PRIMARY KEY(account, job_id, task_id, id)) WITHOUT ROWID;
+ALTER TABLE local_runs ADD COLUMN instance_groups TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
   return steps;
 }
 

@@ -70,6 +70,7 @@ Task read_task(const Stmt& s) {
   read_execution(s, t.execution_info);
   // node_pool_id is NULL exactly when the task has no nodeInfo.
   if (!s.is_null(22)) t.node_info = TaskNodeInfo{s.text(22), s.text(23), s.text(24)};
+  if (!s.is_null(25)) t.multi_instance = MultiInstanceSettings{s.i32(25), s.text(26)};
   return t;
 }
 
@@ -85,6 +86,12 @@ void bind_task(Stmt& s, const Task& t) {
     s.bind(25, t.node_info->task_root_directory);
   } else {
     s.bind(23, std::nullopt).bind(24, std::nullopt).bind(25, std::nullopt);
+  }
+  if (t.multi_instance) {
+    s.bind(26, t.multi_instance->number_of_instances);
+    s.bind(27, t.multi_instance->coordination_command_line);
+  } else {
+    s.bind(26, std::nullopt).bind(27, std::nullopt);
   }
 }
 

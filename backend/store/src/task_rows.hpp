@@ -9,9 +9,9 @@
 
 namespace trainyard::detail {
 
-/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?25); the first
+/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?27); the first
 /// three are the key.
-inline constexpr std::array<const char*, 25> kTaskColumnList = {"account",
+inline constexpr std::array<const char*, 27> kTaskColumnList = {"account",
                                                                 "job_id",
                                                                 "id",
                                                                 "display_name",
@@ -35,7 +35,9 @@ inline constexpr std::array<const char*, 25> kTaskColumnList = {"account",
                                                                 "requeue_count",
                                                                 "node_pool_id",
                                                                 "node_id",
-                                                                "node_root_dir"};
+                                                                "node_root_dir",
+                                                                "instances",
+                                                                "coordination_command"};
 
 /// kTaskColumnList joined with ", ", for SELECT lists.
 const std::string& task_columns();
@@ -44,7 +46,7 @@ const std::string& task_upsert_sql();
 
 /// Decodes a row selected with kTaskColumns (lists left empty).
 Task read_task(const Stmt& s);
-/// Binds every kTaskColumns value of `t` as ?1 … ?25.
+/// Binds every kTaskColumns value of `t` as ?1 … ?27.
 void bind_task(Stmt& s, const Task& t);
 
 }  // namespace trainyard::detail

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "azure/batch_actions.hpp"
 #include "store/store.hpp"
 #include "sync/incremental_sync.hpp"
 #include "sync/poll_lock.hpp"
@@ -45,7 +46,8 @@ struct BatchPoller::Worker {
   };
   std::map<std::string, Follow> follows;
   Steady::time_point next_pinned{};
-  std::string error;  // the cycle's last failure
+  std::string subtasks_final_for;  ///< job/task whose subtasks were read after it completed
+  std::string error;               // the cycle's last failure
   bool wrote = false;
 
   explicit Worker(BatchPoller& poller)
@@ -112,7 +114,24 @@ struct BatchPoller::Worker {
       next_jobs_list = now + 4 * p.options_.focus_interval;
     }
     follow_focused_log(f);
+    refresh_detail_subtasks(f);
     follow_pinned(f);
+  }
+
+  // The subtasks of a multi-instance task on screen, until they were read after it completed.
+  void refresh_detail_subtasks(const PollFocus& f) {
+    if (f.detail_task.empty() || subtasks_final_for == f.job + "/" + f.detail_task) return;
+    auto t = store->task(p.account_, f.job, f.detail_task);
+    if (!t || !*t || !(*t)->multi_instance) return;
+    const bool done = (*t)->state == TaskState::Completed;
+    step([&](SyncStats& s) -> Result<void> {
+      auto subs = azure::list_subtasks(*client, f.job, f.detail_task);
+      if (!subs) return subs.error();
+      TY_TRY(store->replace_subtasks(p.account_, f.job, f.detail_task, *subs));
+      s.entities += static_cast<int64_t>(subs->size());
+      if (done) subtasks_final_for = f.job + "/" + f.detail_task;
+      return {};
+    });
   }
 
   static std::string key_of(const RemoteFileRef& r) {

@@ -46,6 +46,11 @@ Result<std::optional<Task>> cache_task(Store& store, azure::BatchClient& client,
   auto got = azure::get_task(client, job, task);
   if (got) {
     TY_TRY(store.upsert_task(*got));
+    if (got->multi_instance) {
+      auto subtasks = azure::list_subtasks(client, job, task);
+      if (!subtasks) return subtasks.error();
+      TY_TRY(store.replace_subtasks(client.options().account, job, task, *subtasks));
+    }
     return std::optional<Task>(*got);
   }
   if (got.error().kind != ErrorKind::NotFound) return got.error();

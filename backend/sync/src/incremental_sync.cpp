@@ -26,7 +26,8 @@ constexpr const char* kJobSelect =
     "id,displayName,poolInfo,state,priority,creationTime,stateTransitionTime,metadata";
 constexpr const char* kTaskSelect =
     "id,displayName,commandLine,state,creationTime,stateTransitionTime,previousState,"
-    "environmentSettings,constraints,dependsOn,requiredSlots,executionInfo,nodeInfo";
+    "environmentSettings,constraints,dependsOn,requiredSlots,executionInfo,nodeInfo,"
+    "multiInstanceSettings";
 
 std::string odata_quote(const std::string& s) {
   std::string out;

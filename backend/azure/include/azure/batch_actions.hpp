@@ -46,6 +46,9 @@ Result<Node> get_node(BatchClient& client, const std::string& pool, const std::s
 Result<Job> get_job(BatchClient& client, const std::string& job);
 /// `GET /jobs/{job}/tasks/{task}` as an entity.
 Result<Task> get_task(BatchClient& client, const std::string& job, const std::string& task);
+/// The subtasks of a multi-instance task (`subtasksinfo`; the primary is the task itself).
+Result<std::vector<Subtask>> list_subtasks(BatchClient& client, const std::string& job,
+                                           const std::string& task);
 
 // ---- Pools -----------------------------------------------------------------------------------
 

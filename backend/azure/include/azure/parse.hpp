@@ -42,6 +42,8 @@ Result<Node> parse_node(const nlohmann::json& j, const std::string& account,
 Result<Job> parse_job(const nlohmann::json& j, const std::string& account);
 Result<Task> parse_task(const nlohmann::json& j, const std::string& account,
                         const std::string& job);
+/// One SubtaskInformation of `GET …/tasks/{id}/subtasksinfo`.
+Result<Subtask> parse_subtask(const nlohmann::json& j);
 
 /// Largest response body the parsers accept (a 1000-item page of tasks is a few MiB).
 inline constexpr std::size_t kMaxBodyBytes = std::size_t{64} << 20;

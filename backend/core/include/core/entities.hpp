@@ -118,6 +118,23 @@ struct TaskNodeInfo {
   std::string task_root_directory;
 };
 
+/// multiInstanceSettings: the task runs on `number_of_instances` nodes (locally: GPU slots); every
+/// instance runs the coordination command, then the primary alone runs the command line.
+struct MultiInstanceSettings {
+  int number_of_instances = 1;
+  std::string coordination_command_line;
+  bool operator==(const MultiInstanceSettings&) const = default;
+};
+
+/// SubtaskInformation: one non-primary instance of a multi-instance task (ids from 1).
+struct Subtask {
+  int id = 0;
+  TaskState state = TaskState::Preparing;  ///< preparing, running or completed
+  std::optional<Timestamp> state_transition_time;
+  std::optional<TaskNodeInfo> node_info;
+  ExecutionInfo execution_info;  ///< start/end time, exit code, result and failure
+};
+
 /// CloudTask.
 struct Task {
   std::string account;
@@ -135,7 +152,11 @@ struct Task {
   int required_slots = 1;
   ExecutionInfo execution_info;
   std::optional<TaskNodeInfo> node_info;
+  std::optional<MultiInstanceSettings> multi_instance;
 };
+
+/// The SLOTS a list shows: `2`, or `3x1` for three instances of one slot each.
+std::string slots_text(const Task& t);
 
 /// Printable kind name (`local`, `batch`, `emulator`).
 const char* to_string(AccountKind kind);

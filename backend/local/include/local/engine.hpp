@@ -51,7 +51,14 @@ struct SubmitRequest {
   std::vector<NameValue> environment_settings;
   std::vector<NameValue>
       parameters;  ///< sweep values that made this task (shown in the sweep view)
+  /// multiInstanceSettings: more than 1 runs the task as Batch runs a multi-instance task, each
+  /// instance on its own `gpus` slots (see local/README.md "Multi-instance tasks").
+  int instances = 1;
+  std::string coordination_command;  ///< run by every instance before the primary's command
 };
+
+/// Slots a task holds while it runs: requiredSlots for each of its instances.
+int slots_held(const Task& t);
 
 /// Batch's id rule: letters, digits, '-' and '_', 1 to 64 characters.
 bool is_valid_batch_id(const std::string& id);

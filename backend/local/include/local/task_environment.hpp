@@ -27,9 +27,17 @@ struct TaskEnvironmentInput {
   std::string working_dir;             ///< where the command runs
   std::vector<std::string> gpu_uuids;  ///< empty: CUDA_VISIBLE_DEVICES left as submitted
   int attempt = 0;
+  int instance = 0;        ///< multi-instance: this instance's index, 0 for the primary
+  std::string shared_dir;  ///< multi-instance: AZ_BATCH_TASK_SHARED_DIR (the primary's task dir)
 };
 
-/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES.
+/// The address instance `index` of a local multi-instance task answers on: 127.0.0.<index+1>,
+/// so each instance can bind the same port as on its own Batch node.
+std::string instance_host(int index);
+
+/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES;
+/// for a multi-instance task also AZ_BATCH_MASTER_NODE, AZ_BATCH_IS_CURRENT_NODE_MASTER,
+/// AZ_BATCH_TASK_SHARED_DIR and TRAINYARD_INSTANCE_{INDEX,COUNT,HOST}.
 std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in);
 
 /// Paths of one local task's files under the data directory.

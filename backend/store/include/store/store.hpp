@@ -74,6 +74,9 @@ struct LocalRun {
   int64_t start_ticks = 0;  ///< /proc/<pid>/stat field 22 of the task
   bool stop_requested = false;
   int grace_seconds = 10;
+  /// Process groups of a multi-instance run's coordination commands, `pgid:start_ticks`
+  /// comma-separated (see local/instance_groups.hpp); empty otherwise.
+  std::string instance_groups;
 };
 
 /// How current one part of a Batch account's cache is (row ages, incremental polling).
@@ -211,6 +214,14 @@ class Store {
   Result<std::optional<SyncMark>> sync_mark(const std::string& account, const std::string& scope);
   /// Every mark of an account, by scope.
   Result<std::vector<SyncMark>> sync_marks(const std::string& account);
+
+  // Subtasks
+  /// Replaces the subtasks of a multi-instance task.
+  Result<void> replace_subtasks(const std::string& account, const std::string& job,
+                                const std::string& task, const std::vector<Subtask>& subtasks);
+  /// The subtasks of a task, by id; empty for a task that is not multi-instance.
+  Result<std::vector<Subtask>> subtasks(const std::string& account, const std::string& job,
+                                        const std::string& task);
 
   // Local runs
   /// Inserts or replaces the process record of a local task (synchronous=FULL outside write()).

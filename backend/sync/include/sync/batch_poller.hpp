@@ -30,6 +30,8 @@ struct PollFocus {
   std::string log_task;  ///< with `job`: this task's `log_file` is followed into the cache
   std::string log_node;  ///< with `pool`: this node's `log_file` is followed into the cache
   std::string log_file;  ///< `stdout.txt`, `stderr.txt`, `startup/stderr.txt`…
+  /// With `job`: this task's detail is on screen (a multi-instance task's subtasks are read).
+  std::string detail_task;
   /// Jobs whose running tasks' stdout.txt is followed too (metrics and sparklines stay live).
   std::vector<std::string> pinned_jobs;
   bool operator==(const PollFocus&) const = default;

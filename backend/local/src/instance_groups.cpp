@@ -1,0 +1,66 @@
+#include "instance_groups.hpp"
+
+#include <signal.h>
+
+#include <charconv>
+#include <chrono>
+#include <sstream>
+
+#include "local/process.hpp"
+
+namespace trainyard {
+
+std::string format_instance_groups(const std::vector<InstanceGroup>& groups) {
+  std::string out;
+  for (const auto& g : groups)
+    out += (out.empty() ? "" : ",") + std::to_string(g.pgid) + ":" + std::to_string(g.start_ticks);
+  return out;
+}
+
+std::vector<InstanceGroup> parse_instance_groups(const std::string& text) {
+  std::vector<InstanceGroup> out;
+  std::stringstream ss(text);
+  for (std::string part; std::getline(ss, part, ',');) {
+    auto colon = part.find(':');
+    if (colon == std::string::npos) continue;
+    InstanceGroup g;
+    const char* end = part.data() + part.size();
+    auto a = std::from_chars(part.data(), part.data() + colon, g.pgid);
+    auto b = std::from_chars(part.data() + colon + 1, end, g.start_ticks);
+    if (a.ec == std::errc() && b.ec == std::errc() && g.pgid > 0) out.push_back(g);
+  }
+  return out;
+}
+
+void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
+                               std::chrono::milliseconds grace, void (*reap)()) {
+  // A coordination command may exit and leave its services running, so a group is ended even
+  // when its leader is gone; while the leader lives, its start time proves the pgid is ours.
+  std::vector<pid_t> ours;
+  for (const auto& g : groups) {
+    bool leader_gone = !process_start_ticks(g.pgid).has_value();
+    if ((leader_gone || process_matches(g.pgid, g.start_ticks)) && group_alive(g.pgid))
+      ours.push_back(g.pgid);
+  }
+  // All get SIGTERM first, so their grace periods run together.
+  for (pid_t pgid : ours) (void)signal_group(pgid, SIGTERM);
+  for (pid_t pgid : ours) terminate_group(pgid, grace, reap);
+}
+
+Result<void> end_orphaned_instances(Store& store, const LocalRun& run, Timestamp now,
+                                    const std::string& reason) {
+  terminate_instance_groups(parse_instance_groups(run.instance_groups), std::chrono::seconds(2));
+  auto subtasks = store.subtasks(kLocalAccount, run.job, run.task);
+  if (!subtasks) return subtasks.error();
+  if (subtasks->empty()) return ok_result();
+  for (auto& s : *subtasks) {
+    if (s.state == TaskState::Completed) continue;
+    s.state = TaskState::Completed;
+    s.state_transition_time = s.execution_info.end_time = now;
+    s.execution_info.result = TaskResult::Failure;
+    s.execution_info.failure_info = FailureInfo{ErrorCategory::ServerError, "TaskEnded", reason};
+  }
+  return store.replace_subtasks(kLocalAccount, run.job, run.task, *subtasks);
+}
+
+}  // namespace trainyard

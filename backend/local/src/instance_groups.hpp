@@ -1,0 +1,37 @@
+// Internal: the process groups of a multi-instance run's instances, as stored in
+// LocalRun::instance_groups ("pgid:start_ticks,…"), and ending them.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/store.hpp"
+
+namespace trainyard {
+
+/// One instance's coordination command: its group and the leader's start time.
+struct InstanceGroup {
+  pid_t pgid = 0;
+  int64_t start_ticks = 0;
+};
+
+/// "12:345,13:346" from the groups.
+std::string format_instance_groups(const std::vector<InstanceGroup>& groups);
+
+/// The groups of "12:345,13:346"; malformed parts are skipped.
+std::vector<InstanceGroup> parse_instance_groups(const std::string& text);
+
+/// SIGTERM, then SIGKILL after `grace`, to every group still alive; `reap` collects children.
+void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
+                               std::chrono::milliseconds grace, void (*reap)() = nullptr);
+
+/// For a run whose supervisor is gone: ends its instances' groups and records its unfinished
+/// subtasks as ended for `reason`.
+Result<void> end_orphaned_instances(Store& store, const LocalRun& run, Timestamp now,
+                                    const std::string& reason);
+
+}  // namespace trainyard
