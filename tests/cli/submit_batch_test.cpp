@@ -42,6 +42,39 @@ TEST_F(SubmitBatch, AddsTasksInCollectionsAndResumesWithoutDuplicates) {
   EXPECT_EQ(task_count(*client_, "sweep"), 250);
 }
 
+// Where `want` has a value, `got` has the same one (the service adds its defaults around it).
+void expect_subset(const json& want, const json& got, const std::string& where) {
+  if (want.is_object() && got.is_object()) {
+    for (auto it = want.begin(); it != want.end(); ++it) {
+      ASSERT_TRUE(got.contains(it.key())) << where << "/" << it.key() << " missing in " << got;
+      expect_subset(it.value(), got[it.key()], where + "/" + it.key());
+    }
+    return;
+  }
+  EXPECT_EQ(want, got) << where;
+}
+
+// Each format: what `--dry-run --json` says would be sent is what the service then holds.
+TEST_F(SubmitBatch, EveryFormatRoundTripsThroughTheService) {
+  const std::string fixtures = TRAINYARD_SOURCE_DIR "/tests/fixtures/spec/";
+  for (const char* file :
+       {"batch/job_and_tasks.json", "batchai/pytorch.json", "shipyard/sweeps.yaml"}) {
+    auto dry = ty({"submit", fixtures + file, "--pool", "p", "--dry-run", "--json"});
+    ASSERT_EQ(dry.code, 0) << file << ": " << dry.err;
+    auto plan = json::parse(dry.out);
+    const std::string job = plan["job"]["id"];
+    auto sent = tyb({"submit", fixtures + file, "--account", emu_.account(), "--pool", "p"});
+    ASSERT_EQ(sent.code, 0) << file << ": " << sent.err;
+    EXPECT_EQ(task_count(*client_, job), static_cast<int>(plan["tasks"].size())) << file;
+    for (const auto& t : plan["tasks"]) {
+      auto got = client_->call("GET", "/jobs/" + job + "/tasks/" + t["id"].get<std::string>());
+      ASSERT_TRUE(got.ok()) << file << ": " << t["id"];
+      expect_subset(t, json::parse(got->body),
+                    std::string(file) + ":" + t["id"].get<std::string>());
+    }
+  }
+}
+
 TEST_F(SubmitBatch, ReadOnlySendsNothing) {
   auto r = tyb({"--readonly", "submit", spec_file(root(), 3), "--account", emu_.account()});
   EXPECT_EQ(r.code, 2);

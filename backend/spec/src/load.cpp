@@ -20,6 +20,41 @@ Result<std::vector<JobSpec>> one(Result<JobSpec> r) {
   return std::vector<JobSpec>{std::move(*r)};
 }
 
+// `--pool` wins over the file, as `--job-id` does: the jobs run on that existing pool.
+Result<std::vector<JobSpec>> on_pool(Result<std::vector<JobSpec>> r,
+                                     const std::optional<std::string>& pool) {
+  if (!r || !pool) return r;
+  for (auto& spec : *r) {
+    spec.job.poolInfo.poolId = *pool;
+    spec.job.poolInfo.autoPoolSpecification.reset();
+  }
+  return r;
+}
+
+Result<std::vector<JobSpec>> parse_any(const std::string& path, const std::string& text,
+                                       const LoadOptions& options) {
+  switch (detect_format(path, text)) {
+    case SpecFormat::Shipyard: {
+      ShipyardOptions o;
+      o.pool_node_count = options.pool_node_count;
+      return parse_shipyard_jobs(text, path, o);
+    }
+    case SpecFormat::BatchAi: {
+      BatchAiOptions o;
+      o.job_id = options.job_id;
+      o.pool_id = options.pool_id;
+      if (options.mount_root) o.mount_root = *options.mount_root;
+      return one(parse_batch_ai_json(path, text, o));
+    }
+    case SpecFormat::BatchJson: {
+      BatchJsonOptions o;
+      o.job_id = options.job_id;
+      return one(parse_batch_json(path, text, o));
+    }
+  }
+  return std::vector<JobSpec>{};
+}
+
 }  // namespace
 
 const char* format_name(SpecFormat f) {
@@ -43,26 +78,7 @@ SpecFormat detect_format(const std::string& path, const std::string& text) {
 Result<std::vector<JobSpec>> load_job_specs(const std::string& path, const LoadOptions& options) {
   auto text = read_source_file(path);
   if (!text) return text.error();
-  switch (detect_format(path, *text)) {
-    case SpecFormat::Shipyard: {
-      ShipyardOptions o;
-      o.pool_node_count = options.pool_node_count;
-      return parse_shipyard_jobs(*text, path, o);
-    }
-    case SpecFormat::BatchAi: {
-      BatchAiOptions o;
-      o.job_id = options.job_id;
-      o.pool_id = options.pool_id;
-      if (options.mount_root) o.mount_root = *options.mount_root;
-      return one(parse_batch_ai_json(path, *text, o));
-    }
-    case SpecFormat::BatchJson: {
-      BatchJsonOptions o;
-      o.job_id = options.job_id;
-      return one(parse_batch_json(path, *text, o));
-    }
-  }
-  return std::vector<JobSpec>{};
+  return on_pool(parse_any(path, *text, options), options.pool_id);
 }
 
 }  // namespace trainyard::spec
