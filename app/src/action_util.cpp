@@ -13,6 +13,7 @@
 #include "account_lookup.hpp"
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
+#include "core/json_error.hpp"
 #include "core/sanitizer.hpp"
 #include "sync/entity_refresh.hpp"
 
@@ -148,19 +149,6 @@ void forget_task(ActionSession& s, const std::string& job, const std::string& ta
     warn_refresh("task " + job + "/" + task, ok.error());
 }
 
-std::pair<int, int> line_and_column(const std::string& text, std::size_t byte) {
-  int line = 1, column = 1;
-  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
-
 Result<nlohmann::json> read_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error(ErrorKind::Usage, fmt::format("{}: cannot read it", path));
@@ -170,11 +158,9 @@ Result<nlohmann::json> read_json_file(const std::string& path) {
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    auto [line, column] = line_and_column(text, e.byte);
-    std::string why = e.what();
-    if (auto colon = why.find(": "); colon != std::string::npos) why = why.substr(colon + 2);
-    return make_error(ErrorKind::Usage,
-                      fmt::format("{}:{}:{}: not valid JSON ({})", path, line, column, why));
+    auto [line, column] = json_error_position(text, e.byte);
+    return make_error(ErrorKind::Usage, fmt::format("{}:{}:{}: not valid JSON ({})", path, line,
+                                                    column, json_syntax_reason(e.what())));
   }
 }
 

@@ -76,9 +76,6 @@ int run_action(const CliState& st, const std::string& account, const ActionSpec&
 /// `F:LINE:COLUMN: not valid JSON (…)`.
 Result<nlohmann::json> read_json_file(const std::string& path);
 
-/// Where `byte` (1-based, as nlohmann counts) falls in `text`: {line, column}, both from 1.
-std::pair<int, int> line_and_column(const std::string& text, std::size_t byte);
-
 /// With `yes`, nothing. Otherwise, on a terminal, asks the user to type `expected` to confirm
 /// `what` (`deleting pool gpu`); without a terminal (or another answer) a Usage error saying to
 /// pass --yes.

@@ -41,7 +41,21 @@ void add_tui_flags(CLI::App& app, TuiFlags& f) {
   app.add_option("--job", f.job, "Job to open (with --open tasks)");
 }
 
+// The theme the TUI would use, checked before anything is written: a bad theme or config
+// leaves a new user's disk as it was.
+Result<Theme> chosen_theme(const TuiFlags& f) {
+  std::string name = f.theme;
+  if (name.empty()) {
+    auto settings = load_settings(default_config_path());
+    if (!settings) return settings.error();
+    name = settings->theme;
+  }
+  return load_theme(name);
+}
+
 int run_tui(const CliState& st, const TuiFlags& f) {
+  auto theme = chosen_theme(f);
+  if (!theme) return report(theme.error());
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   // An account only the cache still knows stays browsable offline.
@@ -62,8 +76,6 @@ int run_tui(const CliState& st, const TuiFlags& f) {
                stderr);
     return kExitUsage;
   }
-  auto theme = load_theme(o.theme);
-  if (!theme) return report(theme.error());
   auto term = make_ncurses_terminal(*theme);
   Tui tui(**ctx, *term, o);
   return tui.run();

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/json_error.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -154,7 +156,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    return make_error(ErrorKind::Parse, fmt::format("{}: {}", source, e.what()));
+    return make_error(ErrorKind::Parse, json_syntax_message(source, text, e.byte, e.what()));
   }
   if (auto r = only_keys(j,
                          {"version", "theme", "local", "metrics", "accounts", "defaultAccount",

@@ -34,10 +34,13 @@ void expect_error(const std::string& text, const std::string& fragment) {
   EXPECT_NE(s.error().message.find("cfg.json"), std::string::npos) << s.error().message;
   EXPECT_NE(s.error().message.find(fragment), std::string::npos) << s.error().message;
   EXPECT_EQ(s.error().message.find('\n'), std::string::npos) << "one line";
+  EXPECT_EQ(s.error().message.find('\x1b'), std::string::npos) << "no escape reaches a terminal";
 }
 
 TEST(Settings, ErrorsNameTheFileAndPlace) {
-  expect_error("{\"theme\": ", "parse error");
+  expect_error("{\"theme\": ", "cfg.json:1:11: syntax error");
+  // A syntax error quotes the file; what it quotes stays on one inert line.
+  expect_error("{\"theme\": \"dark\"\n\x1b]0;pwned\x07 }", "cfg.json:2:1: syntax error");
   expect_error(R"j({"themes": "dark"})j", "/themes");
   expect_error(R"j({"version": 9})j", "/version");
   expect_error(R"j({"local": {"cpuSlots": 0}})j", "/local/cpuSlots");

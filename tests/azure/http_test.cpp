@@ -155,6 +155,18 @@ class HttpClientTest : public ::testing::Test {
       res.set_header("Retry-After", "2");
       res.set_content(R"({"code":"ServerBusy"})", "application/octet-stream");
     });
+    // A misbehaving server: an endless body, and a wall of headers.
+    server_.Get("/endless", [this](const httplib::Request&, httplib::Response& res) {
+      res.set_chunked_content_provider("application/json", [this](size_t, httplib::DataSink& sink) {
+        static const std::string block(1 << 20, ' ');
+        return !stopping_ && sink.write(block.data(), block.size());
+      });
+    });
+    server_.Get("/many-headers", [](const httplib::Request&, httplib::Response& res) {
+      for (int i = 0; i < 3000; ++i)
+        res.set_header("x-filler-" + std::to_string(i), std::string(1000, 'h'));
+      res.set_content("ok", "application/octet-stream");
+    });
     server_.Get("/fast", [](const httplib::Request&, httplib::Response& res) {
       res.set_content("ok", "application/octet-stream");
     });
@@ -333,6 +345,23 @@ TEST_F(HttpClientTest, SlowResponseTimesOut) {
   EXPECT_EQ(resp.error().kind, ErrorKind::Network);
   EXPECT_NE(resp.error().message.find("127.0.0.1"), std::string::npos) << resp.error().message;
   EXPECT_LT(elapsed_ms(start), 2000);
+}
+
+TEST_F(HttpClientTest, OversizedResponsesAreRefusedNotBuffered) {
+  HttpClient client;
+  HttpRequest req = request("GET", "/endless");
+  req.timeout = 20s;
+  req.max_response_bytes = 8 << 20;
+  auto resp = client.send(req);
+  ASSERT_FALSE(resp.ok());
+  EXPECT_EQ(resp.error().kind, ErrorKind::Parse);
+  EXPECT_NE(resp.error().message.find("over 8 MiB"), std::string::npos) << resp.error().message;
+  auto headers = client.send(request("GET", "/many-headers"));
+  ASSERT_FALSE(headers.ok());
+  EXPECT_NE(headers.error().message.find("headers"), std::string::npos) << headers.error().message;
+  auto after = client.send(request("GET", "/fast"));
+  ASSERT_TRUE(after.ok()) << "the client is usable afterwards";
+  EXPECT_EQ(after->body, "ok");
 }
 
 TEST_F(HttpClientTest, CancelFromAnotherThreadAbortsQuickly) {

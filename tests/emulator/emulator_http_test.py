@@ -14,6 +14,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -276,6 +277,65 @@ def test_faults(e):
     check("the control endpoint needs the key", s == 403, s)
 
 
+def raw_exchange(e, data, read=True, timeout=10):
+    """Sends raw bytes; returns the status line's code (0 when the server just closed)."""
+    sock = socket.create_connection((e.host, e.port), timeout=timeout)
+    try:
+        try:
+            sock.sendall(data)
+        except OSError:
+            pass
+        if not read:
+            return 0
+        try:
+            head = sock.recv(64)
+        except OSError:
+            return 0
+        parts = head.split(b" ")
+        return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    finally:
+        sock.close()
+
+
+def alive(e):
+    return e.json("GET", "/pools?" + API)[0] == 200
+
+
+def test_hostile_clients(e):
+    """Oversized bodies and headers, malformed JSON and slow clients: answered or dropped, never fatal."""
+    big = b"POST /jobs?%s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % (
+        API.encode(), 512 << 20)
+    code = raw_exchange(e, big + b"{" * (1 << 20))
+    check("a 512 MiB unsigned body is refused without being read", code in (0, 403, 413) and alive(e), code)
+    code = raw_exchange(e, b"GET /pools HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * (1 << 20) + b"\r\n\r\n")
+    check("a 1 MiB header is refused", code in (0, 400, 413, 414, 431) and alive(e), code)
+    many = b"".join(b"X-%d: v\r\n" % i for i in range(20000))
+    code = raw_exchange(e, b"GET /pools HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+    check("20,000 headers are refused", code in (0, 400, 413, 431) and alive(e), code)
+    code = raw_exchange(e, b"POST /jobs HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{", read=False)
+    check("a body cut short is survived", alive(e))
+    s, _, b = e.json("POST", "/jobs?" + API, b"{\"id\": \"x\", ")
+    check("malformed JSON is 400 InvalidRequestBody", s == 400 and b["code"] == "InvalidRequestBody", (s, b))
+    s, _, b = e.json("POST", "/jobs?" + API, b"[" * 200000 + b"]" * 200000)
+    check("JSON nested 200,000 deep is 400, not a crash", s == 400 and alive(e), (s, b))
+    s, _, b = e.json("POST", "/jobs?" + API, {"id": "j\u202e\x1b]0;t\x07", "poolInfo": {"poolId": "p"}})
+    check("control characters in an id are 400", s == 400, (s, b))
+    slow = []
+    try:
+        for _ in range(40):
+            c = socket.create_connection((e.host, e.port), timeout=10)
+            c.sendall(b"GET /pools?")
+            slow.append(c)
+        t0 = time.time()
+        ok = alive(e)
+        check("40 clients sending slowly do not starve a real one", ok and time.time() - t0 < 5,
+              (ok, time.time() - t0))
+    finally:
+        for c in slow:
+            c.close()
+    check("the emulator still answers after all of it", alive(e))
+
+
 def test_seed_paging(exe):
     e = Emulator(exe, "--seed-tasks", "2500")
     try:
@@ -343,6 +403,7 @@ def main():
             test_jobs_and_tasks(e)
             test_identity(e)
             test_faults(e)
+            test_hostile_clients(e)
         finally:
             e.stop()
         test_seed_paging(exe)

@@ -130,8 +130,12 @@ TEST(ThemeErrors, UnknownRoleAndKeysAndTypes) {
 TEST(ThemeErrors, MissingFile) {
   auto t = load_theme("no-such-theme", files_dir());
   ASSERT_FALSE(t.ok());
-  EXPECT_EQ(t.error().kind, ErrorKind::Io);
-  EXPECT_NE(t.error().message.find("no-such-theme.json"), std::string::npos);
+  EXPECT_EQ(t.error().kind, ErrorKind::Usage) << "an unknown name is the user's mistake";
+  EXPECT_NE(t.error().message.find("unknown theme 'no-such-theme'"), std::string::npos);
+  auto f = load_theme("/no/such/dir/theme.json", files_dir());
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().kind, ErrorKind::Io);
+  EXPECT_NE(f.error().message.find("/no/such/dir/theme.json"), std::string::npos);
 }
 
 TEST(ThemeErrors, FileErrorsNameThePath) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_error.hpp"
 #include "themes/theme.hpp"
 
 #ifndef TRAINYARD_THEMES_DIR
@@ -19,20 +20,8 @@ Error content_error(std::string_view source, const std::string& where, const std
                     std::string(source) + ": " + (where.empty() ? "/" : where) + ": " + what);
 }
 
-// nlohmann reports a byte offset; people want line and column.
 Error syntax_error(std::string_view text, std::string_view source, const json::parse_error& e) {
-  std::size_t end = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-  std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i < end; ++i) {
-    col = text[i] == '\n' ? 1 : col + 1;
-    if (text[i] == '\n') ++line;
-  }
-  std::string what = e.what();
-  auto column = what.find("column ");
-  auto colon = column == std::string::npos ? what.find("] ") : what.find(": ", column);
-  if (colon != std::string::npos) what = what.substr(colon + 2);
-  return make_error(ErrorKind::Parse, std::string(source) + ":" + std::to_string(line) + ":" +
-                                          std::to_string(col) + ": " + what);
+  return make_error(ErrorKind::Parse, json_syntax_message(source, text, e.byte, e.what()));
 }
 
 std::optional<Color> color_from_json(const json& value) {
@@ -145,7 +134,12 @@ Result<Theme> load_theme(std::string_view name_or_path, const std::filesystem::p
   bool is_path =
       name_or_path.find('/') != std::string_view::npos || name_or_path.ends_with(".json");
   if (is_path) return load_theme_file(std::filesystem::path(name_or_path));
-  return load_theme_file(dir / (std::string(name_or_path) + ".json"));
+  auto file = dir / (std::string(name_or_path) + ".json");
+  if (!std::filesystem::exists(file))
+    return make_error(ErrorKind::Usage, "unknown theme '" + std::string(name_or_path) +
+                                            "' (a name from " + dir.string() +
+                                            ", or a theme file's path)");
+  return load_theme_file(file);
 }
 
 std::string theme_to_json(const Theme& theme) {

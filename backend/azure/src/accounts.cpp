@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "azure/credentials.hpp"
 #include "secret_command.hpp"
 
 extern char** environ;
@@ -82,6 +83,10 @@ Result<AuthConfig> parse_auth(const json& a, const std::string& source, const st
               "expected sharedKey, servicePrincipal, managedIdentity or azureCli");
   }
   auth.kind = *kind;
+  // The key itself never goes into the message.
+  if (!auth.key.empty() && !is_valid_account_key(auth.key))
+    return at(source, ptr + "/key",
+              "not valid base64 (give the key as `az batch account keys list` prints it)");
   if (auth.kind == AuthKind::SharedKey && auth.key.empty() && auth.key_env.empty() &&
       auth.key_command.empty()) {
     return at(source, ptr, "a sharedKey account needs key, keyEnv or keyCommand");

@@ -145,6 +145,16 @@ std::string transport_message(const std::string& url, CURLcode rc, const char* e
   return url_host(url) + ": " + scrub(std::move(text), url_query(url));
 }
 
+// The connection is dropped (curl cannot skip the rest of a response), so the next request
+// opens a new one.
+std::string oversized_message(const HttpRequest& req, std::string_view what) {
+  std::size_t limit = what == "body" ? req.max_response_bytes : kMaxResponseHeaderBytes;
+  std::string size = limit >= (std::size_t{1} << 20) ? std::to_string(limit >> 20) + " MiB"
+                                                     : std::to_string(limit >> 10) + " KiB";
+  return url_host(req.url) + ": response " + std::string(what) + " over " + size +
+         "; not read (a misbehaving server or proxy?)";
+}
+
 }  // namespace
 
 struct HttpClient::Impl {
@@ -165,6 +175,10 @@ struct HttpClient::Impl {
   static size_t on_body(char* data, size_t size, size_t count, void* self) {
     auto* impl = static_cast<Impl*>(self);
     if (impl->owner.cancelled_.load()) return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+    if (impl->response->body.size() + size * count > impl->max_body) {
+      impl->oversized = "body";
+      return 0;
+    }
     impl->response->body.append(data, size * count);
     impl->owner.bytes_received_ += size * count;
     return size * count;
@@ -172,6 +186,11 @@ struct HttpClient::Impl {
 
   static size_t on_header(char* data, size_t size, size_t count, void* self) {
     auto* impl = static_cast<Impl*>(self);
+    impl->header_bytes += size * count;
+    if (impl->header_bytes > kMaxResponseHeaderBytes) {
+      impl->oversized = "headers";
+      return 0;
+    }
     add_header_line(std::string_view(data, size * count), impl->response->headers);
     return size * count;
   }
@@ -279,10 +298,14 @@ struct HttpClient::Impl {
     configure(req, headers.get());
     HttpResponse resp;
     response = &resp;
+    max_body = req.max_response_bytes;
+    header_bytes = 0;
+    oversized = nullptr;
     CURLcode rc = perform();
     response = nullptr;
     if (owner.cancelled_.load())
       return make_error(ErrorKind::Network, url_host(req.url) + ": cancelled");
+    if (oversized) return make_error(ErrorKind::Parse, oversized_message(req, oversized));
     if (rc != CURLE_OK)
       return make_error(ErrorKind::Network, transport_message(req.url, rc, errbuf.data()));
     long status = 0;
@@ -296,6 +319,9 @@ struct HttpClient::Impl {
   CURL* easy = nullptr;
   CURLM* multi = nullptr;
   HttpResponse* response = nullptr;  // the response being filled by the callbacks
+  std::size_t max_body = kMaxResponseBytes;
+  std::size_t header_bytes = 0;
+  const char* oversized = nullptr;  // "body" or "headers" when a limit cut the transfer
   std::array<char, CURL_ERROR_SIZE> errbuf{};
 };
 

@@ -248,4 +248,9 @@ std::unique_ptr<Credential> shared_key_credential(std::string account, std::stri
   return std::make_unique<SharedKeyCredential>(std::move(account), std::move(key_base64));
 }
 
+bool is_valid_account_key(std::string_view key_base64) {
+  auto key = base64_decode(trim(key_base64));
+  return key && !key->empty();
+}
+
 }  // namespace trainyard::azure

@@ -144,7 +144,9 @@ Result<std::unique_ptr<Emulator>> Emulator::start(EmulatorOptions options) {
     return new httplib::ThreadPool(static_cast<size_t>(n));
   };
   srv.set_payload_max_length(8 * 1024 * 1024);
-  srv.set_read_timeout(30, 0);
+  // A client that stops sending for 10 s gives its worker back (slow clients cannot hold
+  // them all for long).
+  srv.set_read_timeout(10, 0);
   srv.set_keep_alive_timeout(30);
   impl->service->install(srv);
   impl->port = options.port

@@ -4,17 +4,11 @@
 
 #include <fmt/format.h>
 
+#include "core/json_error.hpp"
+
 namespace trainyard::spec {
 
 namespace {
-
-// nlohmann says "[json.exception.parse_error.101] parse error at line 3, column 5: syntax
-// error …"; the position is already in our prefix, so keep only the reason.
-std::string syntax_reason(const std::string& what) {
-  auto col = what.find("column ");
-  auto colon = col == std::string::npos ? col : what.find(": ", col);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
-}
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -36,7 +30,7 @@ Result<JsonSource> load_json_source(std::string file, std::string_view text) {
   } catch (const json::parse_error& e) {
     // e.byte is 1-based and points at the character that broke the grammar.
     SourcePos pos = pos_at_offset(text, e.byte == 0 ? 0 : e.byte - 1);
-    return spec_error(file, pos, "", "invalid JSON: " + syntax_reason(e.what()));
+    return spec_error(file, pos, "", "invalid JSON: " + json_syntax_reason(e.what()));
   }
   auto map = index_json(std::move(file), text);
   if (!map) return map.error();

@@ -32,6 +32,9 @@ inline constexpr const char* kManagementResource = "https://management.azure.com
 /// A key that is not base64 makes every `authorize` fail with an Auth error (that omits the key).
 std::unique_ptr<Credential> shared_key_credential(std::string account, std::string key_base64);
 
+/// True when `key_base64` (surrounding whitespace aside) is strict base64 of a non-empty key.
+bool is_valid_account_key(std::string_view key_base64);
+
 /// The SharedKey StringToSign for `req` as it stands (after `authorize` set `ocp-date` and
 /// `Content-Length`); what to compare with a 403's "Server used following string to sign".
 std::string shared_key_string_to_sign(const HttpRequest& req, std::string_view account);

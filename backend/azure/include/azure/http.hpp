@@ -20,12 +20,19 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 std::string find_header(const Headers& headers, std::string_view name);
 
 /// One request. `url` is absolute (`https://acct.region.batch.azure.com/pools?...`).
+/// Largest response body a request accepts by default: a misbehaving server is cut off, not
+/// buffered (a 1000-task page is a few MiB; log ranges are smaller).
+inline constexpr std::size_t kMaxResponseBytes = std::size_t{64} << 20;
+/// Largest total size of a response's headers (a real Batch response has a few KiB).
+inline constexpr std::size_t kMaxResponseHeaderBytes = std::size_t{256} << 10;
+
 struct HttpRequest {
   std::string method = "GET";
   std::string url;
   Headers headers;
   std::string body;
-  std::chrono::milliseconds timeout{30000};  ///< whole transfer
+  std::chrono::milliseconds timeout{30000};            ///< whole transfer
+  std::size_t max_response_bytes = kMaxResponseBytes;  ///< larger bodies fail with Parse
 };
 
 /// One response; a non-2xx status is still a response, not an error.

@@ -25,7 +25,9 @@ struct EmulatorOptions {
   std::string trainyard_exe;  ///< binary that runs `__supervise` for the engine
   int node_step_ms = 400;     ///< time each node allocation/boot phase takes
   int tick_ms = 100;          ///< simulation step
-  int threads = 8;            ///< HTTP worker threads
+  /// HTTP worker threads. Each open connection holds one while it is read (an idle keep-alive
+  /// connection of an SDK, a slow client), so there are enough for many.
+  int threads = 64;
 };
 
 /// A running emulator: server threads plus the simulation ticker.

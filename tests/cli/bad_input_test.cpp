@@ -1,0 +1,74 @@
+// Bad input changes nothing: a malformed config, theme, spec or account key gets one line naming
+// the file and the place, exit code 2, and the data directory stays byte for byte as it was.
+#include <map>
+
+#include "cli_fixture.hpp"
+
+namespace trainyard::clitest {
+namespace {
+
+/// Every file under `dir` with its content (empty map when `dir` does not exist).
+std::map<std::string, std::string> tree_of(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = read_file(e.path());
+  return out;
+}
+
+class BadInput : public Cli {
+ protected:
+  std::string write(const std::string& name, const std::string& text) {
+    auto path = root() + "/" + name;
+    fs::create_directories(fs::path(path).parent_path());
+    std::ofstream(path) << text;
+    fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write);
+    return path;
+  }
+  std::string config(const std::string& text) {
+    return write("xdg-config/trainyard/config.json", text);
+  }
+  // Runs `args` and checks the refusal: exit 2, one line holding every fragment, no change.
+  void expect_refused(const std::vector<std::string>& args,
+                      const std::vector<std::string>& fragments) {
+    auto before = tree_of(data());
+    auto r = ty(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+    for (const auto& f : fragments) EXPECT_NE(r.err.find(f), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "an escape from the file reached stderr";
+    EXPECT_TRUE(tree_of(data()) == before) << "the data directory changed";
+  }
+};
+
+TEST_F(BadInput, AMalformedConfigCreatesNoDataDirectory) {
+  auto file = config("{\n  \"version\": 1,\n  \"local\": {\"cpuSlots\": 4\n}\n");
+  expect_refused({"ls", "tasks"}, {file + ":5:1:", "syntax error"});
+  EXPECT_FALSE(fs::exists(data()));
+  config("{\"version\": 1, \"local\": {\"cpuSlots\": \"four\"}}");
+  expect_refused({"run", "--", "true"}, {"config.json", "/local/cpuSlots"});
+  config("{\"version\": 1, \"theme\": \"dark\",\n \x1b]0;owned\x07 }");
+  expect_refused({"ls", "jobs"}, {"config.json:2:2:"});
+  EXPECT_FALSE(fs::exists(data()));
+}
+
+TEST_F(BadInput, ExistingRunsAreUntouchedByEveryBadFile) {
+  ASSERT_EQ(ty({"run", "--job", "kept", "--id", "t", "--", "echo", "kept"}).code, 0);
+  ASSERT_EQ(ty({"wait", "kept/t"}).code, 0);
+  auto theme = write("bad-theme.json", "{\"name\": \"x\", \"roles\": {\"border\": {\"fg\": 300}}}");
+  expect_refused({"--theme", theme, "--dump-frame", "80x24"}, {theme, "/roles/border/fg"});
+  expect_refused({"--theme", "no-such-theme", "--dump-frame", "80x24"}, {"no-such-theme"});
+  auto spec = write("bad.json", "{\"job\": {\"id\": \"x\"},\n \"tasks\": [{\"id\": \"a b\"}]}");
+  expect_refused({"submit", spec}, {spec + ":2:", "/tasks/0/id"});
+  auto yaml = write("bad.yaml", "job_specifications:\n- id: j\n  tasks:\n  - command: [unclosed\n");
+  expect_refused({"submit", yaml}, {yaml + ":"});
+  config(
+      "{\"version\": 1, \"accounts\": [{\"name\": \"b\", \"endpoint\": "
+      "\"https://b.eastus.batch.azure.com\", \"auth\": {\"key\": \"not*base64!\"}}]}");
+  expect_refused({"ls", "pools", "--account", "b"}, {"config.json", "/accounts/0/auth/key"});
+  fs::remove(root() + "/xdg-config/trainyard/config.json");
+  EXPECT_EQ(ty({"logs", "kept/t"}).out, "kept\n");
+}
+
+}  // namespace
+}  // namespace trainyard::clitest
