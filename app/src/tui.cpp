@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "frame_stats.hpp"
 #include "local/nvml_source.hpp"
 #include "tui_state.hpp"
 #include "widgets/box.hpp"
@@ -261,6 +262,7 @@ std::chrono::milliseconds Tui::refresh_interval() const {
 int Tui::run() {
   st_->live = true;
   st_->gpus->start();
+  FrameStats frames;
   draw();
   auto next_refresh = std::chrono::steady_clock::now() + refresh_interval();
   while (!st_->quit) {
@@ -268,6 +270,7 @@ int Tui::run() {
         next_refresh - std::chrono::steady_clock::now());
     pollfd fds[2] = {{st_->events.fd(), POLLIN, 0}, {term_.input_fd(), POLLIN, 0}};
     poll(fds, term_.input_fd() >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(0, wait.count())));
+    const auto woke = std::chrono::steady_clock::now();
     bool changed = handle_events();
     while (auto k = term_.read_key()) {
       handle_key(*k);
@@ -278,8 +281,11 @@ int Tui::run() {
       next_refresh = std::chrono::steady_clock::now() + refresh_interval();
       changed = true;
     }
-    if (changed) draw();
+    if (!changed) continue;
+    draw();
+    frames.add(std::chrono::steady_clock::now() - woke);
   }
+  frames.write_if_asked();
   return 0;
 }
 
