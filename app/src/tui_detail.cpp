@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
-#include "local/task_environment.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -42,17 +41,15 @@ std::string clock_time(const std::optional<Timestamp>& ts) {
   return ts ? format_iso8601(*ts).substr(11, 8) : "-";
 }
 
-// Where an instance runs: its node on Batch; locally the address it was given.
-std::string subtask_place(const Task& t, const Subtask& s) {
-  if (t.account == kLocalAccount) return instance_host(s.id);
+std::string subtask_place(const Subtask& s) {
   return s.node_info ? sanitize_text(s.node_info->node_id) : "-";
 }
 
-std::string subtask_row(const Task& t, const Subtask& s) {
+std::string subtask_row(const Subtask& s) {
   const auto& e = s.execution_info;
   std::string note = e.failure_info ? e.failure_info->code : "";
   return fmt::format("{:>3}  {:<10} {:<22} {:>5}  {:<8}  {:<8}  {}", s.id, to_wire(s.state),
-                     subtask_place(t, s), e.exit_code ? std::to_string(*e.exit_code) : "-",
+                     subtask_place(s), e.exit_code ? std::to_string(*e.exit_code) : "-",
                      clock_time(e.start_time), clock_time(e.end_time), note);
 }
 
@@ -68,7 +65,7 @@ int render_subtasks(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
                   "", clock_time(t.execution_info.start_time),
                   clock_time(t.execution_info.end_time), "runs the command")};
   if (subs)
-    for (const auto& s : *subs) lines.push_back(subtask_row(t, s));
+    for (const auto& s : *subs) lines.push_back(subtask_row(s));
   if (subs && subs->empty()) lines.push_back("     no subtask information yet");
   const int shown = std::min(static_cast<int>(lines.size()), r.h);
   for (int i = 0; i < shown; ++i) {

@@ -100,6 +100,7 @@ TEST_F(TuiScreen, DetailOfMultiInstanceTask) {
   ASSERT_TRUE(store.upsert_task(t).ok());
   Subtask ok;
   ok.id = 1;
+  ok.node_info = TaskNodeInfo{kLocalPool, "gpu-vm", "/data/runs/mpi/allreduce/instances/1"};
   ok.state = TaskState::Completed;
   ok.execution_info.start_time = at(1);
   ok.execution_info.end_time = at(9);

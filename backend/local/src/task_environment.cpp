@@ -35,25 +35,22 @@ void set_var(std::map<std::string, std::string>& env, const std::string& name, s
 }
 
 // Batch sets these only on the nodes of a multi-instance task; it sets no rank, so the index
-// trainyard adds is named TRAINYARD_*.
+// trainyard adds is named TRAINYARD_*. Every instance is this machine, listed once per instance
+// as Batch lists one address per node: `mpirun --host $AZ_BATCH_HOST_LIST` then gets N slots
+// here and starts them without ssh.
 void set_instance_vars(std::map<std::string, std::string>& env, const TaskEnvironmentInput& in) {
   const int count = in.task->multi_instance->number_of_instances;
   std::string hosts;
-  for (int i = 0; i < count; ++i) hosts += (i ? "," : "") + instance_host(i);
+  for (int i = 0; i < count; ++i) hosts += i ? ",127.0.0.1" : "127.0.0.1";
   set_var(env, "AZ_BATCH_HOST_LIST", hosts);
-  set_var(env, "AZ_BATCH_MASTER_NODE", instance_host(0) + ":6000");
+  set_var(env, "AZ_BATCH_MASTER_NODE", "127.0.0.1:6000");
   set_var(env, "AZ_BATCH_IS_CURRENT_NODE_MASTER", in.instance == 0 ? "true" : "false");
   set_var(env, "AZ_BATCH_TASK_SHARED_DIR", in.shared_dir.empty() ? in.task_dir : in.shared_dir);
   set_var(env, "TRAINYARD_INSTANCE_INDEX", std::to_string(in.instance));
   set_var(env, "TRAINYARD_INSTANCE_COUNT", std::to_string(count));
-  set_var(env, "TRAINYARD_INSTANCE_HOST", instance_host(in.instance));
 }
 
 }  // namespace
-
-std::string instance_host(int index) {
-  return fmt::format("127.0.0.{}", index + 1);
-}
 
 bool is_secret_variable(const std::string& name) {
   return std::any_of(std::begin(kSecretNames), std::end(kSecretNames),

@@ -37,7 +37,7 @@ class MultiInstanceTest : public EngineTest {
 // checks that every instance's coordination command has finished before it runs.
 constexpr const char* kRecordInstance =
     "echo \"$AZ_BATCH_IS_CURRENT_NODE_MASTER $AZ_BATCH_HOST_LIST $AZ_BATCH_MASTER_NODE "
-    "$TRAINYARD_INSTANCE_HOST $TRAINYARD_INSTANCE_COUNT\" "
+    "$TRAINYARD_INSTANCE_COUNT\" "
     "> \"$AZ_BATCH_TASK_SHARED_DIR/coord-$TRAINYARD_INSTANCE_INDEX\"";
 
 TEST_F(MultiInstanceTest, CoordinationRunsEverywhereThenTheCommandOnThePrimaryOnly) {
@@ -50,10 +50,10 @@ TEST_F(MultiInstanceTest, CoordinationRunsEverywhereThenTheCommandOnThePrimaryOn
   ASSERT_TRUE(t.multi_instance);
   EXPECT_EQ(t.multi_instance->number_of_instances, 3);
   EXPECT_EQ(read(run_paths(dir_, "j", "mi").stdout_txt), "3\nprimary 0\n");
-  const std::string hosts = "127.0.0.1,127.0.0.2,127.0.0.3 127.0.0.1:6000";
-  EXPECT_EQ(shared("mi", "coord-0"), "true " + hosts + " 127.0.0.1 3\n");
-  EXPECT_EQ(shared("mi", "coord-1"), "false " + hosts + " 127.0.0.2 3\n");
-  EXPECT_EQ(shared("mi", "coord-2"), "false " + hosts + " 127.0.0.3 3\n");
+  const std::string hosts = "127.0.0.1,127.0.0.1,127.0.0.1 127.0.0.1:6000";
+  EXPECT_EQ(shared("mi", "coord-0"), "true " + hosts + " 3\n");
+  EXPECT_EQ(shared("mi", "coord-1"), "false " + hosts + " 3\n");
+  EXPECT_EQ(shared("mi", "coord-2"), "false " + hosts + " 3\n");
   auto subs = subtasks_of("mi");
   ASSERT_EQ(subs.size(), 2u);
   for (int i = 0; i < 2; ++i) {

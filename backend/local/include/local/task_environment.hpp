@@ -31,13 +31,10 @@ struct TaskEnvironmentInput {
   std::string shared_dir;  ///< multi-instance: AZ_BATCH_TASK_SHARED_DIR (the primary's task dir)
 };
 
-/// The address instance `index` of a local multi-instance task answers on: 127.0.0.<index+1>,
-/// so each instance can bind the same port as on its own Batch node.
-std::string instance_host(int index);
 
 /// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES;
 /// for a multi-instance task also AZ_BATCH_MASTER_NODE, AZ_BATCH_IS_CURRENT_NODE_MASTER,
-/// AZ_BATCH_TASK_SHARED_DIR and TRAINYARD_INSTANCE_{INDEX,COUNT,HOST}.
+/// AZ_BATCH_TASK_SHARED_DIR and TRAINYARD_INSTANCE_{INDEX,COUNT}.
 std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in);
 
 /// Paths of one local task's files under the data directory.
