@@ -95,6 +95,20 @@ TEST_F(Poller, ReadsTheSubtasksOfTheMultiInstanceTaskOnScreen) {
   p->stop();
 }
 
+// Quitting the TUI stops its pollers: a request in flight is cancelled, not waited for.
+TEST_F(Poller, StopCancelsARequestInFlight) {
+  auto r = f.client->call("POST", "/__trainyard/faults", {},
+                          nlohmann::json{{"spec", "latency=6000"}}.dump());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  auto p = make(fast());
+  p->set_focus(PollFocus{false, "", true});
+  p->start();
+  std::this_thread::sleep_for(500ms);  // the first request is now waiting on the server
+  auto t0 = std::chrono::steady_clock::now();
+  p->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s) << "stop waited for the slow request";
+}
+
 TEST_F(Poller, OnlyOneOfTwoWindowsPollsAndTheOtherTakesOver) {
   auto first = make(fast());
   first->start();

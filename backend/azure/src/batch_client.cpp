@@ -85,7 +85,7 @@ Result<HttpResponse> BatchClient::attempt(HttpRequest req) {
 }
 
 bool BatchClient::should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const {
-  if (attempt > options_.retry.max_retries) return false;
+  if (attempt > options_.retry.max_retries || http_->cancelled()) return false;
   if (!r) return idempotent || never_reached_service(r.error());
   if (!is_retryable_status(r->status)) return false;
   // A create the service may have applied is retried only when it says it did not (429, 503).
@@ -112,8 +112,17 @@ Result<HttpResponse> BatchClient::call(const std::string& method, const std::str
       return r;
     }
     ++stats_.retries;
-    std::this_thread::sleep_for(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+    pause(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
   }
+}
+
+void BatchClient::pause(std::chrono::milliseconds delay) const {
+  // In short steps, so a cancel ends a long Retry-After wait at once.
+  auto until = std::chrono::steady_clock::now() + delay;
+  while (!http_->cancelled() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
+        std::chrono::milliseconds(20), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           until - std::chrono::steady_clock::now())));
 }
 
 Result<void> BatchClient::list(const std::string& path, const Query& query,
@@ -138,7 +147,7 @@ Result<void> BatchClient::list(const std::string& path, const Query& query,
     r = attempt(req);
     for (int n = 1; should_retry(r, true, n); ++n) {
       ++stats_.retries;
-      std::this_thread::sleep_for(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+      pause(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
       r = attempt(req);
     }
     if (r && r->status >= 300) return error_from_response(*r);

@@ -52,6 +52,12 @@ struct BatchPoller::Worker {
 
   explicit Worker(BatchPoller& poller)
       : p(poller), lock(poller.lock_dir_, poller.account_), tokens(poller.options_.burst) {}
+  ~Worker() {
+    std::lock_guard<std::mutex> g(p.mu_);
+    p.client_in_use_ = nullptr;
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
 
   Result<void> open() {
     if (target) return {};
@@ -63,6 +69,12 @@ struct BatchPoller::Worker {
     auto c = p.make_client_();
     if (!c) return c.error();
     client = std::move(*c);
+    {
+      std::lock_guard<std::mutex> g(p.mu_);
+      p.client_in_use_ = client.get();
+      // A stop that came while the client was made must still end its requests.
+      if (p.stopping_) client->cancel();
+    }
     target = std::make_unique<SyncTarget>(SyncTarget{*store, *client, p.account_, clock});
     return {};
   }
@@ -308,6 +320,8 @@ void BatchPoller::stop() {
   {
     std::lock_guard<std::mutex> g(mu_);
     stopping_ = true;
+    // Quitting must not wait for a request in flight (30 s timeout, retries, Retry-After).
+    if (client_in_use_) client_in_use_->cancel();
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();

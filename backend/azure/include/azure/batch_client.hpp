@@ -40,9 +40,13 @@ struct ClientStats {
   uint64_t bytes = 0;      ///< response body bytes received
 };
 
-/// One account's data-plane client. Not thread-safe: one per poller.
+/// One account's data-plane client. Not thread-safe (one per poller), except `cancel`.
 class BatchClient {
  public:
+  /// Ends the request in flight and every retry wait at once, from any thread; later calls fail
+  /// with a Network error (used when a poller or an action worker stops).
+  void cancel() { http_->cancel(); }
+
   BatchClient(BatchClientOptions options, std::shared_ptr<HttpClient> http,
               std::unique_ptr<Credential> credential, const Clock& clock);
 
@@ -77,6 +81,7 @@ class BatchClient {
   std::string url(const std::string& path, const Query& query) const;
   Result<HttpResponse> attempt(HttpRequest req);
   bool should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const;
+  void pause(std::chrono::milliseconds delay) const;
 
   BatchClientOptions options_;
   std::shared_ptr<HttpClient> http_;

@@ -64,6 +64,8 @@ class HttpClient {
   /// Aborts the transfer in flight (and makes the next one fail) until `reset_cancel`.
   void cancel();
   void reset_cancel();
+  /// True between `cancel` and `reset_cancel`.
+  bool cancelled() const { return cancelled_.load(); }
   /// Response bytes received so far (bodies, after decompression), for `sync` figures.
   uint64_t bytes_received() const { return bytes_received_.load(); }
 

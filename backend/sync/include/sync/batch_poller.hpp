@@ -103,6 +103,7 @@ class BatchPoller {
   PollFocus focus_;
   bool focus_changed_ = true;
   bool stopping_ = false;
+  azure::BatchClient* client_in_use_ = nullptr;  ///< the worker's, cancelled by stop()
   PollerStatus status_;
   std::thread thread_;
 };
