@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds trainyard and runs every test: a g++ build with warnings as
-# errors, then a clang-14 build with ASan+UBSan. Prints how long each stage took.
+# errors, then a clang-14 build with ASan+UBSan, then the
+# C++ test binaries under clang-14 TSan. Prints how long each stage took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -35,6 +36,17 @@ configure_asan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address >/dev/null
 }
+configure_tsan() {
+  CC=clang-14 CXX=clang++-14 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=thread >/dev/null
+}
+# The gtest binaries (and the TSan-built trainyard they start); the shell and Python suites that
+# only drive the binary from outside ran in the stages before.
+run_ctest_tsan() {
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
+    ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 \
+    -E '^(conformance_|e2e_|fault_soak|emulator_http_test|fuzz_)'
+}
 run_ctest() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$1" --output-on-failure -j "$jobs" --timeout 600
@@ -47,4 +59,6 @@ stage "build g++ -Werror" bash -c "$(declare -f configure_gcc); configure_gcc &&
 stage "tests (g++)" run_ctest build-ci
 stage "build clang-14 ASan+UBSan" bash -c "$(declare -f configure_asan); configure_asan && cmake --build build-asan -j $jobs"
 stage "tests (ASan+UBSan)" run_ctest build-asan
+stage "build clang-14 TSan" bash -c "$(declare -f configure_tsan); configure_tsan && cmake --build build-tsan -j $jobs"
+stage "tests (TSan)" bash -c "$(declare -f run_ctest_tsan); jobs=$jobs run_ctest_tsan"
 echo "=== all stages took $((SECONDS - stage_start)) s"

@@ -65,6 +65,20 @@ TEST(Sanitizer, TabsExpandToEightColumns) {
   EXPECT_EQ(one("abcdefghij\r\tX\n"), "abcdefghXj");
 }
 
+// Found by fuzz_sanitizer: a tab whose stop lies past the length cap padded forever (each pad
+// split the line and restarted at column 0), so one log line could hang the viewer.
+TEST(Sanitizer, TabPastTheLengthCapEndsTheLine) {
+  SanitizerOptions options;
+  options.max_line_chars = 10;
+  auto lines = texts("xxxxxxxxx\tyy\n", options);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "xxxxxxxxx \u2026");  // split at the cap, marked as continued
+  EXPECT_EQ(lines[1], " yy");               // the tab's last pad opened the continuation
+  auto many = texts(std::string(200, '\t') + "end\n", options);
+  EXPECT_LE(many.size(), 200u);
+  EXPECT_EQ(many.back(), " end");
+}
+
 TEST(Sanitizer, HostileOscSequences) {
   EXPECT_EQ(one("a\x1b]0;pwned title\x07"
                 "b\n"),

@@ -18,6 +18,15 @@ std::atomic<bool> g_counting{false};
 std::atomic<long> g_allocations{0};
 }  // namespace
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TY_TEST_TSAN 1
+#endif
+#endif
+
+#ifndef TY_TEST_TSAN
+// clang 14's TSan runtime defines every operator new and delete itself (strong symbols, so a
+// replacement does not link): under TSan the allocation test is skipped.
 __attribute__((noinline)) void* operator new(std::size_t size) {
   if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
@@ -52,6 +61,7 @@ __attribute__((noinline)) void operator delete[](void* p) noexcept {
 __attribute__((noinline)) void operator delete[](void* p, std::size_t) noexcept {
   std::free(p);
 }
+#endif
 
 namespace trainyard::emu {
 namespace {
@@ -477,6 +487,9 @@ TEST(OdataFilterEval, LongChainsEvaluate) {
 }
 
 TEST(OdataFilterEval, MatchingAllocatesNothing) {
+#ifdef TY_TEST_TSAN
+  GTEST_SKIP() << "TSan owns operator new; the g++ and ASan builds count the allocations";
+#endif
   auto f = Filter::parse(
       "(state eq 'Active' or state eq 'running') and executionInfo/exitCode ne 0 and "
       "startswith(id, 'task') and creationTime gt datetime'2020-01-01T00:00:00Z'",

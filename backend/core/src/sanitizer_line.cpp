@@ -89,8 +89,12 @@ void LineBuffer::tab() {
       ++cursor_;
     } else {
       TextStyle saved = std::exchange(style, TextStyle{});
+      size_t before = col_;
       put(U' ', false);
       style = saved;
+      // The pad reached the length cap and the line was split: the tab ends with that line
+      // (padding on would restart at column 0 and never reach the stop).
+      if (col_ <= before) break;
     }
   }
 }
