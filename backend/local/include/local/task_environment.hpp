@@ -31,7 +31,6 @@ struct TaskEnvironmentInput {
   std::string shared_dir;  ///< multi-instance: AZ_BATCH_TASK_SHARED_DIR (the primary's task dir)
 };
 
-
 /// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES;
 /// for a multi-instance task also AZ_BATCH_MASTER_NODE, AZ_BATCH_IS_CURRENT_NODE_MASTER,
 /// AZ_BATCH_TASK_SHARED_DIR and TRAINYARD_INSTANCE_{INDEX,COUNT}.
