@@ -34,7 +34,7 @@ configure_gcc() {
 }
 configure_asan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address >/dev/null
+    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address -DTRAINYARD_FUZZ=ON >/dev/null
 }
 configure_tsan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug \

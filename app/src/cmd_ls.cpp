@@ -44,7 +44,8 @@ template <typename T>
 int print_json(const std::vector<T>& items, nlohmann::json (*to_wire)(const T&)) {
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& item : items) arr.push_back(to_wire(item));
-  std::puts(arr.dump(2).c_str());
+  // Command lines and log-derived text are bytes: invalid UTF-8 is written as U+FFFD.
+  std::puts(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   return kExitOk;
 }
 

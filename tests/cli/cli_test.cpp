@@ -52,6 +52,17 @@ TEST_F(Cli, RunQuotesWordsIntoTheCommandLine) {
   EXPECT_EQ(ty({"logs", "--raw", ref}).out, "a b|it's|$HOME|");
 }
 
+// A command line is bytes; JSON needs UTF-8. `ls --json` used to abort on the first invalid byte.
+TEST_F(Cli, LsJsonWritesInvalidUtf8AsReplacementCharacters) {
+  auto ref = submit({"--id", "bytes"}, {"printf", "%s", "caf\xe9\xff"});
+  EXPECT_EQ(ty({"wait", ref}).code, 0);
+  auto r = ty({"ls", "tasks", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto t = task_json(ref);
+  EXPECT_EQ(t.value("commandLine", ""), "printf %s 'caf\xef\xbf\xbd\xef\xbf\xbd'");
+  EXPECT_EQ(ty({"logs", "--raw", ref}).out, "caf\xe9\xff");
+}
+
 // Known bug (reported): CLI11 treats a word of the form `[...]` as a list even after `--`,
 // so `[%s]` arrives as `%s`, `[1,2]` as two words and `[]` vanishes.
 TEST_F(Cli, RunKeepsBracketedWords) {

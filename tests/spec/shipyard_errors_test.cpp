@@ -23,6 +23,17 @@ TEST(ShipyardErrorsTest, SyntaxError) {
             "jobs.yaml:4:1: /: YAML syntax error: end of sequence flow not found");
 }
 
+// Found by fuzz_spec: an invalid byte in a value reached the JSON writer, which threw.
+TEST(ShipyardErrorsTest, InvalidUtf8IsRefusedWithItsPlace) {
+  const std::string bad = kHead + "  - command: x\n    resource_files:\n    - file_path: a\xff\n" +
+                          "      blob_source: http://x\n";
+  EXPECT_EQ(error_of(bad), "jobs.yaml:6:19: /: invalid UTF-8 (byte 0xFF)");
+  EXPECT_EQ(error_of("job_specifications: \xc0\xaf\n"),
+            "jobs.yaml:1:21: /: invalid UTF-8 (byte 0xC0)");
+  EXPECT_EQ(error_of("job_specifications:\n- id: \xed\xa0\x80\n"),
+            "jobs.yaml:2:7: /: invalid UTF-8 (byte 0xED)");
+}
+
 TEST(ShipyardErrorsTest, MissingAndWrongTopLevel) {
   EXPECT_EQ(error_of("jobs: []\n"),
             "jobs.yaml:1:1: /job_specifications: required: expected a list");

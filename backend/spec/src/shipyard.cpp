@@ -6,6 +6,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
+#include "core/utf8.hpp"
+
 #include "shipyard_internal.hpp"
 
 namespace trainyard::spec {
@@ -42,6 +46,15 @@ class IdAllocator {
   std::unordered_set<std::string> used_;
   std::unordered_map<std::string, int64_t> next_;
 };
+
+// Line and column (bytes, as SourcePos counts them) of a byte offset.
+SourcePos text_position(std::string_view text, std::size_t byte) {
+  SourcePos pos{1, 1};
+  for (std::size_t i = 0; i < byte; ++i) {
+    pos = text[i] == '\n' ? SourcePos{pos.line + 1, 1} : SourcePos{pos.line, pos.col + 1};
+  }
+  return pos;
+}
 
 void note(Context& ctx, const At& at, std::string what) {
   ctx.unmapped.push_back(Unmapped{ctx.doc.place(at), std::move(what)});
@@ -228,6 +241,13 @@ Result<Duration> parse_shipyard_timespan(const std::string& text) {
 Result<std::vector<JobSpec>> parse_shipyard_jobs(const std::string& text,
                                                  const std::string& source_name,
                                                  const ShipyardOptions& options) {
+  // YAML is Unicode text, and ruamel.yaml refused a file that was not; past this point every
+  // string may end up in JSON, whose writer needs valid UTF-8.
+  if (auto bad = first_invalid_utf8(text)) {
+    return spec_error(
+        source_name, text_position(text, *bad), "",
+        fmt::format("invalid UTF-8 (byte 0x{:02X})", static_cast<unsigned char>(text[*bad])));
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);
