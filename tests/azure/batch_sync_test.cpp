@@ -5,14 +5,40 @@
 #include <filesystem>
 #include <thread>
 
+#include "azure/parse.hpp"
 #include "store/store.hpp"
 #include "sync/batch_sync.hpp"
+#include "sync/incremental_sync.hpp"
 #include "sync_fixture.hpp"
 
 namespace trainyard {
 namespace {
 
 using azuretest::SyncFixture;
+using namespace std::chrono_literals;
+
+// What a sync killed after storing the first page of a job's tasks leaves behind: that page, and
+// where the listing goes on (pages of 100, so the link asks for 100 too).
+void kill_after_first_page(SyncFixture& f, const std::string& job, Timestamp began) {
+  const std::string account = f.emu.account();
+  auto listed = f.client->list(
+      "/jobs/" + job + "/tasks", {{"maxresults", "100"}},
+      [&](azure::ListPage& page) -> Result<void> {
+        for (const auto& j : page.items) {
+          auto task = azure::parse_task(j, account, job);
+          EXPECT_TRUE(task.ok() && f.store->upsert_task(*task).ok());
+        }
+        EXPECT_TRUE(
+            f.store->set_sync_resume(account, tasks_scope(job), page.next_link, began).ok());
+        return make_error(ErrorKind::Io, "killed");
+      });
+  ASSERT_FALSE(listed.ok());
+}
+
+size_t cached_tasks(SyncFixture& f, const std::string& job) {
+  auto ids = f.store->task_ids(f.emu.account(), job);
+  return ids.ok() ? ids->size() : 0;
+}
 
 TEST(BatchSync, StoresTheWholeAccount) {
   SyncFixture f({"--seed-tasks", "1500"});
@@ -56,6 +82,49 @@ TEST(BatchSync, RemovesWhatTheServiceNoLongerHas) {
   ASSERT_TRUE(pools.ok());
   ASSERT_EQ(pools->size(), 1u);
   EXPECT_EQ(pools->front().id, "seed-gpu");
+}
+
+TEST(BatchSync, AKilledListingGoesOnFromItsLastStoredPage) {
+  SyncFixture f({"--seed-tasks", "1200"});
+  kill_after_first_page(f, "seed-sweep", f.clock.now() - 30s);
+  ASSERT_EQ(cached_tasks(f, "seed-sweep"), 100u);
+  // Meanwhile a task of the stored page is deleted: the resumed pass still notices.
+  ASSERT_TRUE(f.client->call("DELETE", "/jobs/seed-sweep/tasks/task-0000003").ok());
+  auto stats = full_sync(*f.store, *f.client, f.scope);
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_EQ(stats->entities, 2 + 10 + 1 + 1100);  // pools, nodes, the job, the other 11 pages
+  EXPECT_EQ(stats->deleted, 1);
+  EXPECT_EQ(cached_tasks(f, "seed-sweep"), 1199u);
+  auto m = f.store->sync_mark(f.emu.account(), tasks_scope("seed-sweep"));
+  ASSERT_TRUE(m.ok() && m->has_value());
+  EXPECT_TRUE((*m)->resume_link.empty());
+  EXPECT_TRUE((*m)->watermark.has_value());
+  // The pass is complete: the next one lists everything again.
+  auto again = full_sync(*f.store, *f.client, f.scope);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->entities, 2 + 10 + 1 + 1199);
+}
+
+TEST(BatchSync, AKilledPassDoesNotFetchAgainTheJobsItFinished) {
+  SyncFixture f({"--seed-tasks", "1200"});
+  ASSERT_TRUE(
+      f.client->call("POST", "/jobs", {}, R"({"id":"zz-next","poolInfo":{"poolId":"seed-gpu"}})")
+          .ok());
+  const Timestamp began = f.clock.now();
+  SyncTarget t{*f.store, *f.client, f.emu.account(), f.clock};
+  SyncStats first;
+  ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::Full, first).ok());
+  ASSERT_TRUE(f.store->set_sync_resume(f.emu.account(), kSyncPassScope, "zz-next", began).ok());
+  auto stats = full_sync(*f.store, *f.client, f.scope);
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_EQ(stats->entities, 2 + 10 + 2);  // pools, nodes, jobs; no task again
+  EXPECT_EQ(cached_tasks(f, "seed-sweep"), 1200u);
+  auto pass = f.store->sync_mark(f.emu.account(), kSyncPassScope);
+  ASSERT_TRUE(pass.ok() && pass->has_value());
+  EXPECT_TRUE((*pass)->resume_link.empty());
+  auto again = full_sync(*f.store, *f.client, f.scope);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->entities, 2 + 10 + 2 + 1200);
 }
 
 TEST(BatchSync, OneJobOnly) {

@@ -187,7 +187,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 4);
+  EXPECT_EQ((*s)->schema_version(), 5);
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
   EXPECT_FALSE((*t)->multi_instance);

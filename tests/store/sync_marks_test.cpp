@@ -35,6 +35,25 @@ TEST_F(StoreSyncMarks, ErrorKeepsLastSuccessAndSuccessClearsIt) {
   EXPECT_TRUE(store_->sync_mark("acct", "pools")->value().error.empty());
 }
 
+TEST_F(StoreSyncMarks, ResumePointIsKeptUntilAPassCompletes) {
+  ASSERT_TRUE(store_->set_sync_mark("acct", {"tasks/j1", at_seconds(5), at_seconds(3), ""}).ok());
+  ASSERT_TRUE(
+      store_->set_sync_resume("acct", "tasks/j1", "http://e/jobs/j1/tasks?x", at_seconds(8)).ok());
+  ASSERT_TRUE(store_->set_sync_error("acct", "tasks/j1", "killed").ok());
+  auto m = store_->sync_mark("acct", "tasks/j1");
+  ASSERT_TRUE(m.ok() && m->has_value());
+  EXPECT_EQ((*m)->resume_link, "http://e/jobs/j1/tasks?x");
+  EXPECT_EQ((*m)->resume_from, at_seconds(8));
+  EXPECT_EQ((*m)->watermark, at_seconds(3));  // the last complete pass's, untouched
+  ASSERT_TRUE(store_->set_sync_mark("acct", {"tasks/j1", at_seconds(9), at_seconds(8), ""}).ok());
+  m = store_->sync_mark("acct", "tasks/j1");
+  EXPECT_TRUE((*m)->resume_link.empty());
+  EXPECT_FALSE((*m)->resume_from.has_value());
+  // A first listing that never completed has a resume point and no check time.
+  ASSERT_TRUE(store_->set_sync_resume("acct", "tasks/j2", "http://e/n", at_seconds(1)).ok());
+  EXPECT_FALSE(store_->sync_mark("acct", "tasks/j2")->value().checked_at.has_value());
+}
+
 TEST_F(StoreSyncMarks, DeletingAJobOrPoolDropsItsMark) {
   Job j;
   j.account = "acct";

@@ -127,30 +127,47 @@ void BatchClient::pause(std::chrono::milliseconds delay) const {
 
 Result<void> BatchClient::list(const std::string& path, const Query& query,
                                const std::function<Result<void>(ListPage&)>& on_page) {
-  auto r = call("GET", path, query);
+  return follow_pages(path, call("GET", path, query), on_page);
+}
+
+Result<void> BatchClient::list_from(const std::string& link,
+                                    const std::function<Result<void>(ListPage&)>& on_page) {
+  const bool ours = link.rfind(options_.endpoint + "/", 0) == 0;
+  const std::string what = ours ? link.substr(options_.endpoint.size()) : link;
+  return follow_pages(what, get_link(what, link), on_page);
+}
+
+Result<HttpResponse> BatchClient::get_link(const std::string& what, const std::string& link) {
+  // The link is absolute and already carries api-version; it must stay on this endpoint.
+  if (link.rfind(options_.endpoint + "/", 0) != 0) {
+    return make_error(ErrorKind::Parse,
+                      fmt::format("{}: odata.nextLink leaves the account's endpoint", what));
+  }
+  HttpRequest req;
+  req.url = link;
+  req.timeout = options_.timeout;
+  auto r = attempt(req);
+  for (int n = 1; should_retry(r, true, n); ++n) {
+    ++stats_.retries;
+    pause(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+    r = attempt(req);
+  }
+  if (r && r->status >= 300) return error_from_response(*r);
+  return r;
+}
+
+Result<void> BatchClient::follow_pages(const std::string& what, Result<HttpResponse> r,
+                                       const std::function<Result<void>(ListPage&)>& on_page) {
   while (true) {
     if (!r) return r.error();
     auto page = parse_list_page(r->body);
     if (!page)
       return make_error(ErrorKind::Parse,
-                        fmt::format("{}{}: {}", options_.endpoint, path, page.error().message));
+                        fmt::format("{}{}: {}", options_.endpoint, what, page.error().message));
+    std::string next = page->next_link;  // on_page may move the page away
     if (auto ok = on_page(*page); !ok) return ok;
-    if (page->next_link.empty()) return {};
-    // The link is absolute and already carries api-version; it must stay on this endpoint.
-    if (page->next_link.rfind(options_.endpoint + "/", 0) != 0) {
-      return make_error(ErrorKind::Parse,
-                        fmt::format("{}: odata.nextLink leaves the account's endpoint", path));
-    }
-    HttpRequest req;
-    req.url = page->next_link;
-    req.timeout = options_.timeout;
-    r = attempt(req);
-    for (int n = 1; should_retry(r, true, n); ++n) {
-      ++stats_.retries;
-      pause(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
-      r = attempt(req);
-    }
-    if (r && r->status >= 300) return error_from_response(*r);
+    if (next.empty()) return {};
+    r = get_link(what, next);
   }
 }
 

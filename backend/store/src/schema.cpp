@@ -137,8 +137,16 @@ CREATE TABLE subtasks(
 ALTER TABLE local_runs ADD COLUMN instance_groups TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 5: where an interrupted full listing of a scope goes on (the service's next-page link)
+// and the service time it began, so a killed sync resumes instead of starting over.
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE sync_marks ADD COLUMN resume_link TEXT NOT NULL DEFAULT '';
+ALTER TABLE sync_marks ADD COLUMN resume_from INTEGER;
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
+                                                 kSchemaV5};
   return steps;
 }
 

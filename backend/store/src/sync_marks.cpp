@@ -7,7 +7,7 @@ namespace trainyard {
 namespace {
 
 SyncMark read_mark(const detail::Stmt& r) {
-  return SyncMark{r.text(0), r.opt_time(1), r.opt_time(2), r.text(3)};
+  return SyncMark{r.text(0), r.opt_time(1), r.opt_time(2), r.text(3), r.text(4), r.opt_time(5)};
 }
 
 }  // namespace
@@ -16,11 +16,23 @@ Result<void> Store::set_sync_mark(const std::string& account, const SyncMark& ma
   auto s = cache_->get(
       "INSERT INTO sync_marks(account, scope, checked_at, watermark, error) "
       "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(account, scope) DO UPDATE SET "
-      "checked_at = excluded.checked_at, watermark = excluded.watermark, error = excluded.error",
+      "checked_at = excluded.checked_at, watermark = excluded.watermark, error = excluded.error, "
+      "resume_link = '', resume_from = NULL",
       "set sync mark");
   if (!s) return s.error();
   s->bind(1, account).bind(2, mark.scope).bind(3, mark.checked_at).bind(4, mark.watermark);
   return s->bind(5, mark.error).run();
+}
+
+Result<void> Store::set_sync_resume(const std::string& account, const std::string& scope,
+                                    const std::string& link, std::optional<Timestamp> from) {
+  auto s = cache_->get(
+      "INSERT INTO sync_marks(account, scope, resume_link, resume_from) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT(account, scope) DO UPDATE SET resume_link = excluded.resume_link, "
+      "resume_from = excluded.resume_from",
+      "set sync resume point");
+  if (!s) return s.error();
+  return s->bind(1, account).bind(2, scope).bind(3, link).bind(4, from).run();
 }
 
 Result<void> Store::set_sync_error(const std::string& account, const std::string& scope,
@@ -36,7 +48,7 @@ Result<void> Store::set_sync_error(const std::string& account, const std::string
 Result<std::optional<SyncMark>> Store::sync_mark(const std::string& account,
                                                  const std::string& scope) {
   auto s = cache_->get(
-      "SELECT scope, checked_at, watermark, error FROM sync_marks "
+      "SELECT scope, checked_at, watermark, error, resume_link, resume_from FROM sync_marks "
       "WHERE account = ?1 AND scope = ?2",
       "read sync mark");
   if (!s) return s.error();
@@ -48,7 +60,8 @@ Result<std::optional<SyncMark>> Store::sync_mark(const std::string& account,
 
 Result<std::vector<SyncMark>> Store::sync_marks(const std::string& account) {
   auto s = cache_->get(
-      "SELECT scope, checked_at, watermark, error FROM sync_marks WHERE account = ?1 "
+      "SELECT scope, checked_at, watermark, error, resume_link, resume_from FROM sync_marks "
+      "WHERE account = ?1 "
       "ORDER BY scope",
       "read sync marks");
   if (!s) return s.error();

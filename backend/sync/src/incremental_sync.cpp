@@ -11,6 +11,7 @@ namespace trainyard {
 
 namespace {
 
+using detail::ListStart;
 using detail::prune;
 using detail::sync_list;
 
@@ -60,12 +61,32 @@ Timestamp query_start(SyncTarget& t) {
   return t.client.server_time().value_or(t.clock.now()) - t.overlap;
 }
 
-Result<void> list_tasks(SyncTarget& t, const std::string& job, const azure::Query& q,
-                        std::set<std::string>& seen, SyncStats& stats) {
+std::string tasks_path(const std::string& job) {
+  return "/jobs/" + azure::url_encode(job) + "/tasks";
+}
+
+Result<void> list_tasks(SyncTarget& t, const std::string& job, const ListStart& start,
+                        std::set<std::string>& seen, SyncStats& stats,
+                        detail::PageWriter<Task>::AfterPage after_page = {}) {
   return sync_list<Task>(
-      t.store, t.client, "/jobs/" + azure::url_encode(job) + "/tasks", q,
+      t.store, t.client, start,
       [&](const nlohmann::json& j) { return azure::parse_task(j, t.account, job); },
-      [&](const Task& task) { return t.store.upsert_task(task); }, seen, stats);
+      [&](const Task& task) { return t.store.upsert_task(task); }, seen, stats,
+      std::move(after_page));
+}
+
+// Lists every task of a job (from the start, or on from `resume_link`), recording with each page
+// where the listing goes on: a pass killed midway resumes there instead of fetching again the
+// pages it stored. `began` is the service time the listing started at.
+Result<void> list_all_tasks(SyncTarget& t, const std::string& job, const std::string& resume_link,
+                            Timestamp began, std::set<std::string>& seen, SyncStats& stats) {
+  const std::string scope = tasks_scope(job);
+  auto record = [&t, scope, began](const std::string& next) -> Result<void> {
+    if (next.empty()) return {};  // the mark that ends the pass clears the resume point
+    return t.store.set_sync_resume(t.account, scope, next, began);
+  };
+  return list_tasks(t, job, {tasks_path(job), {{"$select", kTaskSelect}}, resume_link}, seen, stats,
+                    record);
 }
 
 Result<void> prune_tasks(SyncTarget& t, const std::string& job, const std::set<std::string>& seen,
@@ -79,39 +100,70 @@ Result<void> prune_tasks(SyncTarget& t, const std::string& job, const std::set<s
 
 // Lists ids alone: a deletion pass costs a few bytes per task.
 Result<void> list_task_ids(SyncTarget& t, const std::string& job, std::set<std::string>& seen) {
-  return t.client.list("/jobs/" + azure::url_encode(job) + "/tasks", {{"$select", "id"}},
-                       [&](const azure::ListPage& page) -> Result<void> {
-                         for (const auto& j : page.items) {
-                           if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
-                             return make_error(
-                                 ErrorKind::Parse,
-                                 fmt::format("/jobs/{}/tasks: an item has no id", job));
-                           seen.insert(j["id"].get<std::string>());
-                         }
-                         return {};
-                       });
+  return t.client.list(
+      tasks_path(job), {{"$select", "id"}}, [&](const azure::ListPage& page) -> Result<void> {
+        for (const auto& j : page.items) {
+          if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
+            return make_error(ErrorKind::Parse,
+                              fmt::format("/jobs/{}/tasks: an item has no id", job));
+          seen.insert(j["id"].get<std::string>());
+        }
+        return {};
+      });
+}
+
+// Tasks changed at or after `since` (service time).
+Result<void> list_changed_tasks(SyncTarget& t, const std::string& job, Timestamp since,
+                                std::set<std::string>& seen, SyncStats& stats) {
+  azure::Query q{
+      {"$select", kTaskSelect},
+      {"$filter", fmt::format("stateTransitionTime ge datetime'{}'", format_iso8601(since))}};
+  return list_tasks(t, job, {tasks_path(job), q, ""}, seen, stats);
+}
+
+Result<void> refresh_task_ids(SyncTarget& t, const std::string& job,
+                              std::optional<Timestamp> watermark, SyncStats& stats) {
+  std::set<std::string> seen;
+  TY_TRY(list_task_ids(t, job, seen));
+  TY_TRY(prune_tasks(t, job, seen, stats));
+  // The tasks themselves were not read: the watermark stays where it was.
+  return mark(t, tasks_scope(job), watermark);
+}
+
+// Goes on with a full listing a killed pass left unfinished. The pages it stored may have changed
+// since it began, and its deletions were never pruned: the changes since then are fetched and
+// deletions found by id, which costs a few bytes a task rather than the whole pages again.
+Result<void> resume_full_listing(SyncTarget& t, const std::string& job, const SyncMark& m,
+                                 SyncStats& stats) {
+  const Timestamp began = m.resume_from.value_or(Timestamp{});
+  std::set<std::string> seen;
+  if (auto ok = list_all_tasks(t, job, m.resume_link, began, seen, stats); !ok) {
+    // A link the service no longer takes: the next pass starts over.
+    if (ok.error().kind == ErrorKind::Http || ok.error().kind == ErrorKind::Parse)
+      (void)t.store.set_sync_resume(t.account, tasks_scope(job), "", std::nullopt);
+    return ok;
+  }
+  const Timestamp next = query_start(t);
+  TY_TRY(list_changed_tasks(t, job, began, seen, stats));
+  return refresh_task_ids(t, job, next, stats);
 }
 
 Result<void> refresh_tasks_now(SyncTarget& t, const std::string& job, TaskRefresh how,
                                SyncStats& stats) {
   auto previous = t.store.sync_mark(t.account, tasks_scope(job));
   if (!previous) return previous.error();
-  std::optional<Timestamp> since;
-  if (how == TaskRefresh::Incremental && *previous) since = (*previous)->watermark;
+  const std::optional<SyncMark>& m = *previous;
+  if (how == TaskRefresh::IdsOnly)
+    return refresh_task_ids(t, job, m ? m->watermark : std::nullopt, stats);
   const Timestamp start = query_start(t);
   std::set<std::string> seen;
-  if (how == TaskRefresh::IdsOnly) {
-    TY_TRY(list_task_ids(t, job, seen));
-    TY_TRY(prune_tasks(t, job, seen, stats));
-    // The tasks themselves were not read: the watermark stays where it was.
-    return mark(t, tasks_scope(job), *previous ? (*previous)->watermark : std::nullopt);
+  if (how == TaskRefresh::Incremental && m && m->watermark) {
+    TY_TRY(list_changed_tasks(t, job, *m->watermark, seen, stats));
+    return mark(t, tasks_scope(job), start);
   }
-  azure::Query q{{"$select", kTaskSelect}};
-  if (since)
-    q.emplace_back("$filter",
-                   fmt::format("stateTransitionTime ge datetime'{}'", format_iso8601(*since)));
-  TY_TRY(list_tasks(t, job, q, seen, stats));
-  if (!since) TY_TRY(prune_tasks(t, job, seen, stats));
+  if (m && !m->resume_link.empty() && m->resume_from) return resume_full_listing(t, job, *m, stats);
+  TY_TRY(list_all_tasks(t, job, "", start, seen, stats));
+  TY_TRY(prune_tasks(t, job, seen, stats));
   return mark(t, tasks_scope(job), start);
 }
 
@@ -129,7 +181,7 @@ Result<void> refresh_pools(SyncTarget& t, SyncStats& stats) {
   return noting_errors(t, kPoolsScope, [&]() -> Result<void> {
     std::set<std::string> seen;
     TY_TRY(sync_list<Pool>(
-        t.store, t.client, "/pools", {{"$select", kPoolSelect}},
+        t.store, t.client, {"/pools", {{"$select", kPoolSelect}}, ""},
         [&](const nlohmann::json& j) { return azure::parse_pool(j, t.account); },
         [&](const Pool& p) { return t.store.upsert_pool(p); }, seen, stats));
     auto cached = t.store.pools(t.account);
@@ -149,8 +201,8 @@ Result<void> refresh_nodes(SyncTarget& t, const std::string& pool, SyncStats& st
         if (p.id == pool) slots = p.task_slots_per_node;
     std::set<std::string> seen;
     TY_TRY(sync_list<Node>(
-        t.store, t.client, "/pools/" + azure::url_encode(pool) + "/nodes",
-        {{"$select", kNodeSelect}},
+        t.store, t.client,
+        {"/pools/" + azure::url_encode(pool) + "/nodes", {{"$select", kNodeSelect}}, ""},
         [&](const nlohmann::json& j) { return azure::parse_node(j, t.account, pool); },
         [&](Node node) {
           node.task_slots = slots;
@@ -179,7 +231,7 @@ Result<std::vector<std::string>> refresh_jobs(SyncTarget& t, const std::string& 
     if (!job.empty()) q.emplace_back("$filter", "id eq '" + odata_quote(job) + "'");
     std::set<std::string> seen;
     TY_TRY(sync_list<Job>(
-        t.store, t.client, "/jobs", q,
+        t.store, t.client, {"/jobs", q, ""},
         [&](const nlohmann::json& j) { return azure::parse_job(j, t.account); },
         [&](const Job& j) { return t.store.upsert_job(j); }, seen, stats));
     std::vector<std::string> cached{job};

@@ -27,13 +27,16 @@ class PageWriter {
  public:
   using Convert = std::function<Result<T>(const nlohmann::json&)>;
   using Write = std::function<Result<void>(const T&)>;
+  /// Runs in each page's transaction with the page's next link (empty on the last page).
+  using AfterPage = std::function<Result<void>(const std::string& next_link)>;
 
-  PageWriter(Store& store, std::string path, Convert convert, Write write,
+  PageWriter(Store& store, std::string path, Convert convert, Write write, AfterPage after_page,
              std::set<std::string>& seen, SyncStats& stats)
       : store_(store),
         path_(std::move(path)),
         convert_(std::move(convert)),
         write_(std::move(write)),
+        after_page_(std::move(after_page)),
         seen_(seen),
         stats_(stats),
         thread_([this] { run(); }) {}
@@ -42,11 +45,11 @@ class PageWriter {
   PageWriter& operator=(const PageWriter&) = delete;
 
   /// Queues a page (waiting while two are queued); the writer's first error, if it failed.
-  Result<void> push(std::vector<nlohmann::json>&& items) {
+  Result<void> push(azure::ListPage&& page) {
     std::unique_lock<std::mutex> g(mu_);
     cv_.wait(g, [&] { return pages_.size() < 2 || error_; });
     if (error_) return *error_;
-    pages_.push_back(std::move(items));
+    pages_.push_back(std::move(page));
     cv_.notify_all();
     return {};
   }
@@ -65,7 +68,7 @@ class PageWriter {
  private:
   void run() {
     for (;;) {
-      std::vector<nlohmann::json> page;
+      azure::ListPage page;
       {
         std::unique_lock<std::mutex> g(mu_);
         cv_.wait(g, [&] { return !pages_.empty() || done_; });
@@ -83,10 +86,10 @@ class PageWriter {
     }
   }
 
-  Result<void> write_page(const std::vector<nlohmann::json>& page) {
+  Result<void> write_page(const azure::ListPage& page) {
     std::vector<T> items;
-    items.reserve(page.size());
-    for (const auto& j : page) {
+    items.reserve(page.items.size());
+    for (const auto& j : page.items) {
       auto e = convert_(j);
       if (!e) return make_error(ErrorKind::Parse, fmt::format("{}: {}", path_, e.error().message));
       items.push_back(std::move(*e));
@@ -97,7 +100,7 @@ class PageWriter {
         seen_.insert(item.id);
         ++stats_.entities;
       }
-      return {};
+      return after_page_ ? after_page_(page.next_link) : Result<void>{};
     });
   }
 
@@ -105,26 +108,36 @@ class PageWriter {
   std::string path_;
   Convert convert_;
   Write write_;
+  AfterPage after_page_;
   std::set<std::string>& seen_;
   SyncStats& stats_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::vector<nlohmann::json>> pages_;
+  std::deque<azure::ListPage> pages_;
   std::optional<Error> error_;
   bool done_ = false;
   std::thread thread_;  // last: started once everything it uses exists
 };
 
-/// Lists `path` and writes each page's items (converted by `parse`, written by `write`) in one
-/// transaction per page; the ids written go to `seen`.
+/// Where a list starts: `path` with `query`, or, when `resume_link` is set, that next-page link
+/// of an earlier listing of `path`.
+struct ListStart {
+  std::string path;
+  azure::Query query;
+  std::string resume_link;
+};
+
+/// Lists and writes each page's items (converted by `parse`, written by `write`) in one
+/// transaction per page, with `after_page` (may be empty) in the same transaction; the ids
+/// written go to `seen`.
 template <typename T, typename Parse, typename Write>
-Result<void> sync_list(Store& store, azure::BatchClient& client, const std::string& path,
-                       const azure::Query& q, Parse parse, Write write, std::set<std::string>& seen,
-                       SyncStats& stats) {
-  PageWriter<T> writer(store, path, parse, write, seen, stats);
-  auto listed = client.list(path, q, [&](azure::ListPage& page) -> Result<void> {
-    return writer.push(std::move(page.items));
-  });
+Result<void> sync_list(Store& store, azure::BatchClient& client, const ListStart& start,
+                       Parse parse, Write write, std::set<std::string>& seen, SyncStats& stats,
+                       typename PageWriter<T>::AfterPage after_page = {}) {
+  PageWriter<T> writer(store, start.path, parse, write, std::move(after_page), seen, stats);
+  auto push = [&](azure::ListPage& page) -> Result<void> { return writer.push(std::move(page)); };
+  auto listed = start.resume_link.empty() ? client.list(start.path, start.query, push)
+                                          : client.list_from(start.resume_link, push);
   auto written = writer.finish();
   if (!listed) return listed;
   return written;

@@ -62,6 +62,10 @@ class BatchClient {
   /// away: the page is not used after).
   Result<void> list(const std::string& path, const Query& query,
                     const std::function<Result<void>(ListPage&)>& on_page);
+  /// Goes on with a list from a next-page link an earlier `list` handed out (it must be on this
+  /// account's endpoint), page by page as `list` does.
+  Result<void> list_from(const std::string& link,
+                         const std::function<Result<void>(ListPage&)>& on_page);
 
   Result<std::vector<Pool>> pools();
   Result<std::vector<Node>> nodes(const std::string& pool);
@@ -80,6 +84,10 @@ class BatchClient {
  private:
   std::string url(const std::string& path, const Query& query) const;
   Result<HttpResponse> attempt(HttpRequest req);
+  /// GETs an absolute link with retries; `what` names the list in errors.
+  Result<HttpResponse> get_link(const std::string& what, const std::string& link);
+  Result<void> follow_pages(const std::string& what, Result<HttpResponse> first,
+                            const std::function<Result<void>(ListPage&)>& on_page);
   bool should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const;
   void pause(std::chrono::milliseconds delay) const;
 

@@ -87,6 +87,10 @@ struct SyncMark {
   std::optional<Timestamp> checked_at;  ///< when a poll last confirmed it (this machine's clock)
   std::optional<Timestamp> watermark;   ///< the service's time an incremental query starts from
   std::string error;                    ///< why the last poll of it failed; empty when it did not
+  /// An interrupted full listing: the next page's link (empty when none is pending) ...
+  std::string resume_link;
+  /// ... and the service time that listing began at (changes since then may be missing).
+  std::optional<Timestamp> resume_from;
 };
 
 /// A connection to cache.db; one per process and thread that writes.
@@ -205,8 +209,12 @@ class Store {
                                                 const std::string& task);
 
   // Sync marks
-  /// Records a successful poll of `mark.scope` (its error cleared).
+  /// Records a successful poll of `mark.scope` (its error and any resume point cleared).
   Result<void> set_sync_mark(const std::string& account, const SyncMark& mark);
+  /// Records where an unfinished full listing of `scope` goes on (`link`, the next page) and the
+  /// service time it began (`from`); the rest of the mark is kept.
+  Result<void> set_sync_resume(const std::string& account, const std::string& scope,
+                               const std::string& link, std::optional<Timestamp> from);
   /// Records why a poll of `scope` failed, keeping when it last succeeded.
   Result<void> set_sync_error(const std::string& account, const std::string& scope,
                               const std::string& error);

@@ -32,8 +32,16 @@ struct SyncScope {
   bool tasks = true;  ///< the tasks of the jobs in scope
 };
 
+/// Sync-mark scope of a whole-account pass over every job's tasks. While the pass runs its resume
+/// point names the job it is at and when it began, so a killed pass can tell the jobs it finished.
+inline constexpr const char* kSyncPassScope = "sync";
+
 /// Lists everything in scope and writes it to the store; a failure leaves the pages already
 /// written in place (each is whole) and names what failed.
+///
+/// A pass that was killed is resumed, not started over: a job's task listing goes on from the
+/// last page it stored, and the jobs whose tasks it finished fetch only what changed since (and
+/// their deletions by id when the service's counts differ).
 Result<SyncStats> full_sync(Store& store, azure::BatchClient& client, const SyncScope& scope);
 
 }  // namespace trainyard
