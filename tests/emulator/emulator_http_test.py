@@ -320,6 +320,12 @@ def test_hostile_clients(e):
     check("JSON nested 200,000 deep is 400, not a crash", s == 400 and alive(e), (s, b))
     s, _, b = e.json("POST", "/jobs?" + API, {"id": "j\u202e\x1b]0;t\x07", "poolInfo": {"poolId": "p"}})
     check("control characters in an id are 400", s == 400, (s, b))
+    # Found by fuzz_emulator_http: an error quoting an invalid UTF-8 value made the JSON writer throw.
+    s, _, b = e.json("GET", "/jobs?api-version=%FF25-06-01")
+    check("an invalid UTF-8 query value is quoted in a 400, not a 500",
+          s == 400 and b["code"] == "InvalidQueryParameterValue", (s, b))
+    s, _, b = e.json("GET", "/jobs/%FF%FE?" + API)
+    check("an invalid UTF-8 id is answered, not a 500", s in (400, 404), (s, b))
     slow = []
     try:
         for _ in range(40):

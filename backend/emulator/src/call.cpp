@@ -58,7 +58,9 @@ void Call::error(int status, std::string_view code, std::string_view message,
   }
   res.status = status;
   if (status == 304) return;  // 304 carries no body
-  res.set_content(body.dump(), "application/json;odata=minimalmetadata");
+  // Values quoted back (a query parameter, an id from the path) are bytes as received.
+  res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                  "application/json;odata=minimalmetadata");
 }
 
 void Call::json(int status, std::string body) {

@@ -124,7 +124,7 @@ void JsonOut::raw(std::string_view json_text) {
 }
 
 void JsonOut::value(const nlohmann::json& v) {
-  raw(v.dump());
+  raw(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 void JsonOut::time(Micros t) {

@@ -271,7 +271,7 @@ void Service::save_if_changed() {
     for (const auto& [id, p] : pools_) doc["pools"].push_back(pool_json(p));
     for (const auto& [id, n] : nodes_) doc["nodes"].push_back(node_json(n));
     for (const auto& [id, j] : jobs_) doc["jobs"].push_back(job_json(j));
-    text = doc.dump();
+    text = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   }
   const std::string tmp = options_.state_file + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
