@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target for RUNS executions (default 1,000,000) from the test fixtures and
 # prints executions, exec/s, coverage (cov: edges, ft: features), corpus size and findings.
-#   bench/fuzz_all.sh [BUILD_DIR=build-asan] [RUNS=1000000]
+#   bench/fuzz_all.sh [BUILD_DIR=build-asan] [RUNS=1000000] [TARGET...]
 # BUILD_DIR must be configured with -DTRAINYARD_SANITIZE=address -DTRAINYARD_FUZZ=ON (clang).
 set -euo pipefail
 build=${1:-build-asan}
 runs=${2:-1000000}
+shift $(($# < 2 ? $# : 2))
+only=("$@")
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/trainyard-fuzz-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 targets=()
 for f in "$build"/tests/fuzz/fuzz_*; do
-  [[ -x $f && -f $f ]] && targets+=("$(basename "$f")")
+  [[ -x $f && -f $f ]] || continue
+  if ((${#only[@]} == 0)) || [[ " ${only[*]} " == *" $(basename "$f") "* ]]; then
+    targets+=("$(basename "$f")")
+  fi
 done
 if ((${#targets[@]} == 0)); then
   echo "no fuzz targets in $build/tests/fuzz: configure with -DTRAINYARD_FUZZ=ON" >&2

@@ -39,6 +39,7 @@ struct Harness {
   Harness() {
     service.install(server);
     server.set_tcp_nodelay(true);
+    server.set_keep_alive_max_count(1 << 30);
     const int port = server.bind_to_any_port("127.0.0.1");
     if (port <= 0) std::abort();
     base = "http://127.0.0.1:" + std::to_string(port);
