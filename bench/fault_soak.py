@@ -9,8 +9,9 @@ compared with the emulator's state field by field.
 Reports: TUI crashes (must be 0), its longest frame (wake-up to drawn, from
 TRAINYARD_FRAME_STATS), the requests the service faulted (each one retried or re-polled), the
 actions issued and how they ended, and every difference between cache and service (must be
-none): an entity lost, one left that was deleted, or a field that differs. Exit 0 only when
-there was no crash and no difference. Loopback only; everything lives in a temporary directory.
+none): an entity lost, one left that was deleted, or a field that differs; and every action the
+CLI acknowledged against the service (must hold: none lost, undone or applied twice). Exit 0 only
+when there was no crash, no difference and no such action. Loopback only; everything lives in a temporary directory.
 """
 import argparse
 import json
@@ -53,6 +54,7 @@ class Soak:
         self.crashes = 0
         self.actions = {}
         self.added = []
+        self.log = []  # (kind, id, exit code) of every action, in order
 
     # ---- the TUI under tmux ----
     def start_tui(self):
@@ -85,21 +87,26 @@ class Soak:
         kind = self.rng.choice(["add", "add", "add", "terminate", "delete", "job"])
         if kind == "add":
             tid = "s%05d" % n
+            target = tid
             code = self.cli("run", "--account", self.emu.account, "--job", "soak", "--pool", "seed-cpu",
                             "--id", tid, "--", "sh", "-c", "echo loss=0.%d; sleep %d; exit %d" % (
                                 n % 10, n % 3, n % 4 == 0))
             if code == 0:
                 self.added.append(tid)
         elif kind == "terminate" and self.added:
-            code = self.cli("task", "terminate", "--account", self.emu.account,
-                            "soak/" + self.rng.choice(self.added))
+            target = self.rng.choice(self.added)
+            code = self.cli("task", "terminate", "--account", self.emu.account, "soak/" + target)
         elif kind == "delete" and len(self.added) > 5:
-            tid = self.added.pop(self.rng.randrange(len(self.added)))
-            code = self.cli("task", "delete", "--account", self.emu.account, "soak/" + tid)
+            target = self.added.pop(self.rng.randrange(len(self.added)))
+            code = self.cli("task", "delete", "--account", self.emu.account, "soak/" + target)
+            if code != 0:
+                self.added.append(target)  # may still be there: judged as unknown below
         else:
             kind = "job"
-            code = self.cli("job", "create", "--account", self.emu.account, "--id", "extra%03d" % n,
+            target = "extra%03d" % n
+            code = self.cli("job", "create", "--account", self.emu.account, "--id", target,
                             "--pool", "seed-cpu")
+        self.log.append((kind, target, code))
         self.actions.setdefault(kind, {}).setdefault(code, 0)
         self.actions[kind][code] += 1
 
@@ -149,6 +156,39 @@ class Soak:
                   "commandLine"])
         return diffs, len(jobs)
 
+    def tally(self):
+        """Each action the CLI reported done is in the service exactly once; none is undone or
+        applied again (a retried add after a delete would bring the task back). Actions that
+        failed may or may not have been applied: they are counted, not judged."""
+        wrong, unknown = [], 0
+        tasks = {t["id"]: t for t in self.service("/jobs/soak/tasks?" + API)}
+        jobs = {j["id"] for j in self.service("/jobs?" + API)}
+        expected, failed_adds = set(), set()
+        for kind, target, code in self.log:
+            if code != 0:
+                unknown += 1
+                if kind == "add":
+                    failed_adds.add(target)
+                elif kind == "delete":
+                    expected.discard(target)  # either way is right
+                    failed_adds.add(target)
+                continue
+            if kind == "add":
+                expected.add(target)
+            elif kind == "delete":
+                expected.discard(target)
+                if target in tasks:
+                    wrong.append("task %s: deleted, yet in the service" % target)
+            elif kind == "terminate" and target in tasks and tasks[target]["state"] != "completed":
+                wrong.append("task %s: terminated, yet %s" % (target, tasks[target]["state"]))
+            elif kind == "job" and target not in jobs:
+                wrong.append("job %s: created, yet not in the service" % target)
+        for t in sorted(expected - set(tasks)):
+            wrong.append("task %s: added, yet not in the service" % t)
+        for t in sorted(set(tasks) - expected - failed_adds):
+            wrong.append("task %s: in the service, yet no action left it there" % t)
+        return wrong, unknown
+
 
 def pick(obj, path):
     for part in path.split("/"):
@@ -191,6 +231,7 @@ def run(args):
         with open(os.path.join(workdir, "tui.exit")) as f:
             tui_exit = f.read().split()[-1]
         diffs, jobs = soak.compare()
+        wrong, unknown = soak.tally()
         frames = json.load(open(soak.frames)) if os.path.exists(soak.frames) else {}
         statuses = counters.get("statuses", {}) if s == 200 else {}
         faulted = sum(v for k, v in statuses.items() if k in ("429", "500", "503"))
@@ -208,6 +249,8 @@ def run(args):
             "jobs_compared": jobs,
             "differences": diffs[:50],
             "difference_count": len(diffs),
+            "actions_not_as_acknowledged": wrong,
+            "actions_failed_outcome_unknown": unknown,
         }
         return report
     finally:
@@ -234,7 +277,8 @@ def main():
     else:
         for k in sorted(report):
             print("%-26s %s" % (k, report[k]))
-    ok = report["crashes"] == 0 and report["difference_count"] == 0 and report["tui_exit"] == "0"
+    ok = (report["crashes"] == 0 and report["difference_count"] == 0 and report["tui_exit"] == "0"
+          and not report["actions_not_as_acknowledged"])
     return 0 if ok else 1
 
 
