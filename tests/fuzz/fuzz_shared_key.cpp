@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     req.headers.emplace_back(line.substr(0, colon), line.substr(colon + 1));
   }
   (void)emu::check_shared_key(req, "acct", "a2V5", Timestamp{});
-  (void)emu::candidate_strings_to_sign(req, "acct");
+  // The 403 diagnosis tries every variant of the canonical string: costly, so half the inputs.
+  if (size % 2 == 1) (void)emu::candidate_strings_to_sign(req, "acct");
   azure::HttpRequest out;
   out.method = req.method;
   out.url = "https://acct.region.batch.azure.com" + req.target;
