@@ -12,7 +12,8 @@ bytes every run fetched (the emulator's counters) are compared with what the pas
 killed pass that started over would fetch its stored pages again.
 
 Emulator: the emulator runs with `--state`, tasks are added in collections of 100, and it is
-killed with SIGKILL at a random moment, EMULATOR_KILLS times. Every restart must load the state
+killed with SIGKILL at a random moment, EMULATOR_KILLS times (EMULATOR_RATE collections a second;
+--emulator-rate 1000 is as fast as it answers). Every restart must load the state
 file; tasks whose add was acknowledged and are missing afterwards are counted (the emulator saves
 at most once a second, so the last second's acknowledged adds may be lost).
 
@@ -129,8 +130,8 @@ class SyncCrash:
 
 
 class EmulatorCrash:
-    def __init__(self, exe, workdir, rng):
-        self.exe, self.rng = exe, rng
+    def __init__(self, exe, workdir, rng, rate):
+        self.exe, self.rng, self.rate = exe, rng, rate
         self.state = os.path.join(workdir, "emulator-state.json")
         self.key = None
         self.acked = set()
@@ -172,8 +173,10 @@ class EmulatorCrash:
         for i in range(kills):
             deadline = time.monotonic() + self.rng.uniform(0.5, 5.0)
             while time.monotonic() < deadline:
+                t0 = time.monotonic()
                 self.add_some(emu, batch)
                 batch += 1
+                time.sleep(max(0.0, 1.0 / self.rate - (time.monotonic() - t0)))
             emu.proc.send_signal(signal.SIGKILL)
             emu.proc.wait()
             try:
@@ -186,7 +189,7 @@ class EmulatorCrash:
             lost.append(len(missing))
             self.acked -= missing  # counted once; later restarts are judged on the rest
         emu.stop()
-        return {"kills": kills, "acknowledged_tasks": len(self.acked) + sum(lost),
+        return {"kills": kills, "adds_per_second": self.rate * 100, "acknowledged_tasks": len(self.acked) + sum(lost),
                 "restarts_loaded": kills, "lost_acknowledged_max": max(lost),
                 "lost_acknowledged_total": sum(lost), "failures": failures}
 
@@ -197,6 +200,8 @@ def main():
     ap.add_argument("--kills", type=int, default=50)
     ap.add_argument("--tasks", type=int, default=100000)
     ap.add_argument("--emulator-kills", type=int, default=50)
+    ap.add_argument("--emulator-rate", type=float, default=10,
+                    help="task collections (100 tasks) added per second while the emulator is killed")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
@@ -209,7 +214,7 @@ def main():
             sync = s.run(a.kills)
         finally:
             s.stop()
-        emulator = EmulatorCrash(exe, workdir, rng).run(a.emulator_kills)
+        emulator = EmulatorCrash(exe, workdir, rng, a.emulator_rate).run(a.emulator_kills)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     report = {"sync": sync, "emulator": emulator}

@@ -50,7 +50,7 @@ Result<void> LocalEngine::request_stop(const std::string& job, const std::string
                     std::chrono::seconds(running->grace_seconds));
   return store_.write(
       [&]() -> Result<void> {
-        TY_TRY(end_orphaned_instances(store_, *running, clock_.now(), "stopped by the user"));
+        TY_TRY(end_orphaned_run(store_, *running, clock_.now(), "stopped by the user"));
         auto t = store_.task(kLocalAccount, job, task);
         if (!t) return t.error();
         if (!t->has_value() || (*t)->state == TaskState::Completed) return ok_result();

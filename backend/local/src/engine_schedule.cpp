@@ -145,7 +145,7 @@ Result<void> LocalEngine::reconcile_locked() {
       }
       auto msg = fmt::format("the supervisor (pid {}) ended before recording how the task ended",
                              lr.supervisor_pid);
-      if (auto e = end_orphaned_instances(store_, lr, clock_.now(), msg); !e) return e;
+      if (auto e = end_orphaned_run(store_, lr, clock_.now(), msg); !e) return e;
       if (auto f = fail_locked(t, "SupervisorLost", msg); !f) return f;
     }
   }

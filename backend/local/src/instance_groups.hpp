@@ -29,9 +29,9 @@ std::vector<InstanceGroup> parse_instance_groups(const std::string& text);
 void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
                                std::chrono::milliseconds grace, void (*reap)() = nullptr);
 
-/// For a run whose supervisor is gone: ends its instances' groups and records its unfinished
-/// subtasks as ended for `reason`.
-Result<void> end_orphaned_instances(Store& store, const LocalRun& run, Timestamp now,
-                                    const std::string& reason);
+/// For a run whose supervisor is gone: ends what is left of its task's and its instances'
+/// process groups and records its unfinished subtasks as ended for `reason`.
+Result<void> end_orphaned_run(Store& store, const LocalRun& run, Timestamp now,
+                              const std::string& reason);
 
 }  // namespace trainyard

@@ -103,6 +103,32 @@ TEST_F(EngineTest, SupervisorAndTaskBothGoneIsMarkedFailed) {
   EXPECT_EQ(t.execution_info.failure_info->code, "SupervisorLost");
 }
 
+// Found by bench/crash_local.py: the supervisor killed, then the task's leader exits; what the task
+// left in its process group lived on, since only a supervisor ended the group after its leader.
+TEST_F(EngineTest, ALostRunsLeftoverGroupIsEnded) {
+  submit(request("leftover", "sleep 300 & sleep 0.3"));
+  wait_state("leftover", TaskState::Running);
+  auto run = run_of("leftover");
+  ASSERT_TRUE(run);
+  kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL);
+  const auto leader = static_cast<pid_t>(run->pid);
+  for (int i = 0; i < 100 && process_matches(leader, run->start_ticks); ++i) {
+    engine_->reap_children();
+    std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_FALSE(process_matches(leader, run->start_ticks));
+  ASSERT_TRUE(group_alive(static_cast<pid_t>(run->pgid)));  // the background sleep
+  ASSERT_TRUE(engine_->schedule().ok());
+  auto t = wait_done("leftover");
+  ASSERT_TRUE(t.execution_info.failure_info);
+  EXPECT_EQ(t.execution_info.failure_info->code, "SupervisorLost");
+  for (int i = 0; i < 100 && group_alive(static_cast<pid_t>(run->pgid)); ++i) {
+    engine_->reap_children();
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_FALSE(group_alive(static_cast<pid_t>(run->pgid)));
+}
+
 TEST_F(EngineTest, QueuedWorkStartsWithNoEngineProcessAlive) {
   // The submitter (this engine) goes away at once; supervisors alone drain the queue.
   for (const char* id : {"q1", "q2", "q3"}) submit(request(id, "true"));
