@@ -161,6 +161,10 @@ Result<nlohmann::json> read_json_file(const std::string& path) {
     auto [line, column] = json_error_position(text, e.byte);
     return make_error(ErrorKind::Usage, fmt::format("{}:{}:{}: not valid JSON ({})", path, line,
                                                     column, json_syntax_reason(e.what())));
+  } catch (const nlohmann::json::out_of_range& e) {  // a number too large for a double
+    auto [line, column] = json_error_position(text, json_overflow_byte(text, e.what()));
+    return make_error(ErrorKind::Usage, fmt::format("{}:{}:{}: not valid JSON ({})", path, line,
+                                                    column, json_syntax_reason(e.what())));
   }
 }
 

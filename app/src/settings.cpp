@@ -157,6 +157,10 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     return make_error(ErrorKind::Parse, json_syntax_message(source, text, e.byte, e.what()));
+  } catch (const json::out_of_range& e) {  // a number too large for a double
+    return make_error(
+        ErrorKind::Parse,
+        json_syntax_message(source, text, json_overflow_byte(text, e.what()), e.what()));
   }
   if (auto r = only_keys(j,
                          {"version", "theme", "local", "metrics", "accounts", "defaultAccount",

@@ -52,6 +52,18 @@ TEST_F(BadInput, AMalformedConfigCreatesNoDataDirectory) {
   EXPECT_FALSE(fs::exists(data()));
 }
 
+// Found by fuzz_spec: a number too large for a double aborted the program (JSON out_of_range).
+TEST_F(BadInput, ANumberTooLargeIsAnErrorAtItsPlace) {
+  auto file = config("{\"version\": 1,\n \"local\": {\"cpuSlots\": 1e999}}");
+  expect_refused({"ls", "tasks"}, {file + ":2:24:", "1e999"});
+  fs::remove(file);
+  auto spec = write("big.json", "{\"job\": {\"id\": \"x\", \"priority\": -4e400}}");
+  expect_refused({"submit", spec}, {spec + ":1:33:", "-4e400"});
+  auto pool = write("pool.json", "{\"id\": \"p\", \"targetDedicatedNodes\": 9e9999}");
+  expect_refused({"pool", "create", "--account", "local", "--json", pool},
+                 {pool + ":1:", "9e9999"});
+}
+
 TEST_F(BadInput, ExistingRunsAreUntouchedByEveryBadFile) {
   ASSERT_EQ(ty({"run", "--job", "kept", "--id", "t", "--", "echo", "kept"}).code, 0);
   ASSERT_EQ(ty({"wait", "kept/t"}).code, 0);

@@ -18,6 +18,14 @@ std::pair<std::size_t, std::size_t> json_error_position(std::string_view text, s
   return {line, column};
 }
 
+std::size_t json_overflow_byte(std::string_view text, std::string_view what) {
+  const auto open = what.find('\'');
+  const auto close = open == std::string_view::npos ? open : what.find('\'', open + 1);
+  if (close == std::string_view::npos || close == open + 1) return 0;
+  const auto at = text.find(what.substr(open + 1, close - open - 1));
+  return at == std::string_view::npos ? 0 : at + 1;
+}
+
 std::string json_syntax_reason(std::string_view what) {
   auto column = what.find("column ");
   auto colon = column == std::string_view::npos ? what.find("] ") : what.find(": ", column);

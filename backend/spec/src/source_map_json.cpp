@@ -31,6 +31,10 @@ Result<JsonSource> load_json_source(std::string file, std::string_view text) {
     // e.byte is 1-based and points at the character that broke the grammar.
     SourcePos pos = pos_at_offset(text, e.byte == 0 ? 0 : e.byte - 1);
     return spec_error(file, pos, "", "invalid JSON: " + json_syntax_reason(e.what()));
+  } catch (const json::out_of_range& e) {  // a number too large for a double
+    const std::size_t byte = json_overflow_byte(text, e.what());
+    SourcePos pos = pos_at_offset(text, byte == 0 ? 0 : byte - 1);
+    return spec_error(file, pos, "", "invalid JSON: " + json_syntax_reason(e.what()));
   }
   auto map = index_json(std::move(file), text);
   if (!map) return map.error();
