@@ -398,6 +398,83 @@ def test_state(exe, workdir):
           open(state).read() == "{not json", (r.returncode, r.stderr))
 
 
+def test_state_after_kill(exe, workdir):
+    """What the emulator acknowledged survives `kill -9` between two snapshots (the journal)."""
+    state = os.path.join(workdir, "emu-kill.json")
+    e = Emulator(exe, "--state", state)
+    key, tasks = e.key, []
+    try:
+        e.json("POST", "/pools?" + API, {"id": "kp", "vmSize": "standard_d2s_v3", "targetDedicatedNodes": 0})
+        e.json("POST", "/jobs?" + API, {"id": "kk", "poolInfo": {"poolId": "kp"}})
+        e.json("POST", "/jobs?" + API, {"id": "gone", "poolInfo": {"poolId": "kp"}})
+        time.sleep(1.5)  # a snapshot holds both jobs
+        s, _, _ = e.call("DELETE", "/jobs/gone?" + API)
+        for i in range(5):
+            batch = [{"id": "t%d-%d" % (i, k), "commandLine": "true"} for k in range(20)]
+            s2, _, b = e.json("POST", "/jobs/kk/addtaskcollection?" + API, {"value": batch})
+            tasks += [v["taskId"] for v in b["value"] if s2 == 200 and v["status"] == "success"]
+    finally:
+        e.proc.kill()
+        e.proc.wait()
+    e = Emulator(exe, "--state", state, key=key)
+    try:
+        listed = {t["id"] for t in e.json("GET", "/jobs/kk/tasks?" + API)[2]["value"]}
+        check("kill -9 loses no acknowledged task", len(tasks) == 100 and listed == set(tasks),
+              (len(tasks), len(listed)))
+        check("kill -9 undoes no acknowledged delete",
+              s == 202 and e.json("GET", "/jobs/gone?" + API)[0] == 404, s)
+    finally:
+        e.stop()
+    journal = state + ".journal"
+    with open(journal, "a") as f:
+        f.write('{"seq": 99, "at": 0, "meth')
+    e = Emulator(exe, "--state", state, key=key)
+    try:
+        check("a journal line cut short by a crash is ignored",
+              e.json("GET", "/jobs/kk?" + API)[0] == 200)
+    finally:
+        e.stop()
+    with open(journal, "w") as f:
+        f.write('not json\n{"seq": 1, "at": 0, "method": "DELETE", "target": "/jobs/kk", "body": ""}\n')
+    before = open(state).read()
+    try:
+        r = subprocess.run([exe, "emulator", "--port", "0", "--key", key, "--state", state],
+                           capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired as started:  # it served instead of refusing
+        r = subprocess.CompletedProcess(started.cmd, None, "", str(started.stderr or ""))
+    check("a corrupt journal line is a one-line error naming it, exit 2, nothing changed",
+          r.returncode == 2 and journal + ":1:" in r.stderr and len(r.stderr.strip().splitlines()) == 1 and
+          open(state).read() == before and open(journal).read().startswith("not json"), (r.returncode, r.stderr))
+
+
+def test_run_outlives_kill(exe, workdir):
+    """A run started after the last snapshot goes on after `kill -9`: followed, not started twice."""
+    state = os.path.join(workdir, "emu-run.json")
+    e = Emulator(exe, "--state", state)
+    key, task = e.key, "/jobs/rj/tasks/rt?" + API
+    try:
+        e.json("POST", "/pools?" + API, {"id": "rp", "vmSize": "standard_d2s_v3", "targetDedicatedNodes": 1})
+        wait_for(lambda: [n for n in e.json("GET", "/pools/rp/nodes?" + API)[2]["value"] if n["state"] == "idle"], 30)
+        e.json("POST", "/jobs?" + API, {"id": "rj", "poolInfo": {"poolId": "rp"}})
+        time.sleep(1.5)  # a snapshot holds the job, most likely not the task started next
+        e.json("POST", "/jobs/rj/tasks?" + API, {"id": "rt", "commandLine": "sh -c 'echo started; sleep 2; echo done'"})
+        wait_for(lambda: e.json("GET", task)[2]["state"] == "running", 10)
+    finally:
+        e.proc.kill()
+        e.proc.wait()
+    e = Emulator(exe, "--state", state, key=key)
+    try:
+        wait_for(lambda: e.json("GET", task)[2]["state"] == "completed", 30)
+        _, _, t = e.json("GET", task)
+        _, _, out = e.call("GET", "/jobs/rj/tasks/rt/files/stdout.txt?" + API)
+        info = t.get("executionInfo", {})
+        check("a run started before kill -9 goes on, once",
+              t["state"] == "completed" and info.get("exitCode") == 0 and "failureInfo" not in info and
+              out == b"started\ndone\n", (t, out))
+    finally:
+        e.stop()
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="trainyard-emu-test-") as workdir:
@@ -414,6 +491,8 @@ def main():
             e.stop()
         test_seed_paging(exe)
         test_state(exe, workdir)
+        test_state_after_kill(exe, workdir)
+        test_run_outlives_kill(exe, workdir)
         r = subprocess.run([exe, "emulator", "--bind", "0.0.0.0"], capture_output=True, text=True, timeout=30)
         check("a non-loopback --bind needs --allow-remote", r.returncode == 2 and "--allow-remote" in r.stderr, r.stderr)
     print("%d passed, %d failed" % (RESULTS["passed"], RESULTS["failed"]))

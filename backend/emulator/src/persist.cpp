@@ -1,4 +1,5 @@
-// `--state FILE`: the whole account as JSON, written atomically when it changed, read at start.
+// `--state FILE`: the whole account as JSON, written atomically when it changed, read at start
+// (changes acknowledged since the last write are in the journal, changes.cpp).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -261,13 +262,17 @@ void Service::save_if_changed() {
   if (options_.state_file.empty()) return;
   std::string text;
   uint64_t seen = 0;
+  uint64_t journal_seq = 0;
   {
+    std::unique_lock gate(writes_gate_);
     std::shared_lock lock(mu_);
     seen = changes_.load();
-    if (seen == saved_changes_) return;
+    journal_seq = journal_.last_seq();
+    if (seen == saved_changes_ && !journal_.has_entries()) return;
     json doc{{"trainyardEmulatorState", kStateVersion},
              {"account", options_.account},
-             {"nodeSeq", node_seq_}};
+             {"nodeSeq", node_seq_},
+             {"journalSeq", journal_seq}};
     for (const auto& [id, p] : pools_) doc["pools"].push_back(pool_json(p));
     for (const auto& [id, n] : nodes_) doc["nodes"].push_back(node_json(n));
     for (const auto& [id, j] : jobs_) doc["jobs"].push_back(job_json(j));
@@ -281,6 +286,7 @@ void Service::save_if_changed() {
   ::close(fd);
   if (ok && std::rename(tmp.c_str(), options_.state_file.c_str()) == 0) {
     saved_changes_ = seen;
+    journal_.drop_through(journal_seq);
   } else {
     ::unlink(tmp.c_str());
   }
@@ -288,8 +294,16 @@ void Service::save_if_changed() {
 
 Result<void> Service::load() {
   if (options_.state_file.empty()) return {};
+  auto snapshot_seq = load_snapshot();
+  if (!snapshot_seq) return snapshot_seq.error();
+  saved_changes_ = changes_.load();
+  if (auto ok = open_journal(*snapshot_seq); !ok) return ok.error();
+  return {};
+}
+
+Result<uint64_t> Service::load_snapshot() {
   std::ifstream in(options_.state_file);
-  if (!in) return {};  // a new state file
+  if (!in) return uint64_t{0};  // a new state file
   std::stringstream buf;
   buf << in.rdbuf();
   json doc = json::parse(buf.str(), nullptr, false);
@@ -306,14 +320,13 @@ Result<void> Service::load() {
     for (const auto& n : doc.value("nodes", json::array()))
       nodes_.emplace(n.at("id"), node_from(n));
     for (const auto& j : doc.value("jobs", json::array())) jobs_.emplace(j.at("id"), job_from(j));
+    return doc.value("journalSeq", uint64_t{0});
   } catch (const json::exception& e) {
     pools_.clear();
     nodes_.clear();
     jobs_.clear();
     return make_error(ErrorKind::Parse, fmt::format("{}: {}", options_.state_file, e.what()));
   }
-  saved_changes_ = changes_.load();
-  return {};
 }
 
 }  // namespace trainyard::emu

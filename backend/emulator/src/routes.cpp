@@ -143,88 +143,16 @@ httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
 
 void Service::install(httplib::Server& s) {
   s.set_pre_routing_handler([this](const auto& req, auto& res) { return pre_route(req, res); });
-  auto h = [this](auto fn) {
-    return [this, fn](const httplib::Request& req, httplib::Response& res) {
-      Call c = call(req, res);
-      fn(c, req.matches);
+  for (const auto& r : routes_) {
+    auto handler = [this, &r](const httplib::Request& req, httplib::Response& res) {
+      answer(r, req, res);
     };
-  };
-  using M = httplib::Match;
-  const std::string id = "([^/]+)";
-  // Pools and nodes
-  s.Post("/pools", h([this](Call& c, const M&) { add_pool(c); }));
-  s.Get("/pools", h([this](Call& c, const M&) { list_pools(c); }));
-  s.Get("/pools/" + id, h([this](Call& c, const M& m) { get_pool(c, m[1]); }));
-  s.Patch("/pools/" + id, h([this](Call& c, const M& m) { patch_pool(c, m[1], false); }));
-  s.Delete("/pools/" + id, h([this](Call& c, const M& m) { delete_pool(c, m[1]); }));
-  s.Post("/pools/" + id +
-             "/(resize|stopresize|enableautoscale|disableautoscale|evaluateautoscale|removenodes|"
-             "updateproperties)",
-         h([this](Call& c, const M& m) { pool_action(c, m[1], m[2]); }));
-  s.Get("/pools/" + id + "/nodes", h([this](Call& c, const M& m) { list_nodes(c, m[1]); }));
-  s.Get("/pools/" + id + "/nodes/" + id,
-        h([this](Call& c, const M& m) { get_node(c, m[1], m[2]); }));
-  s.Post("/pools/" + id + "/nodes/" + id +
-             "/(reboot|reimage|disablescheduling|enablescheduling|start|deallocate|"
-             "uploadbatchservicelogs)",
-         h([this](Call& c, const M& m) { node_action(c, m[1], m[2], m[3]); }));
-  s.Get("/pools/" + id + "/nodes/" + id + "/remoteloginsettings",
-        h([this](Call& c, const M& m) { node_action(c, m[1], m[2], "remoteloginsettings"); }));
-  s.Get("/pools/" + id + "/nodes/" + id + "/files",
-        h([this](Call& c, const M& m) { list_node_files(c, m[1], m[2]); }));
-  s.Get("/pools/" + id + "/nodes/" + id + "/files/(.+)",
-        h([this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); }));
-  s.Delete("/pools/" + id + "/nodes/" + id + "/files/(.+)",
-           h([this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); }));
-  s.Get("/nodecounts", h([this](Call& c, const M&) { node_counts(c); }));
-  s.Get("/supportedimages", h([this](Call& c, const M&) { supported_images(c); }));
-  // Jobs and tasks
-  s.Post("/jobs", h([this](Call& c, const M&) { add_job(c); }));
-  s.Get("/jobs", h([this](Call& c, const M&) { list_jobs(c); }));
-  s.Get("/jobschedules", h([this](Call& c, const M&) { list_job_schedules(c); }));
-  s.Get("/jobs/" + id, h([this](Call& c, const M& m) { get_job(c, m[1]); }));
-  s.Patch("/jobs/" + id, h([this](Call& c, const M& m) { patch_job(c, m[1], false); }));
-  s.Put("/jobs/" + id, h([this](Call& c, const M& m) { patch_job(c, m[1], true); }));
-  s.Delete("/jobs/" + id, h([this](Call& c, const M& m) { delete_job(c, m[1]); }));
-  s.Post("/jobs/" + id + "/(disable|enable|terminate)",
-         h([this](Call& c, const M& m) { job_action(c, m[1], m[2]); }));
-  s.Get("/jobs/" + id + "/taskcounts", h([this](Call& c, const M& m) { task_counts(c, m[1]); }));
-  s.Get("/jobs/" + id + "/jobpreparationandreleasetaskstatus",
-        h([this](Call& c, const M& m) { prep_release_status(c, m[1]); }));
-  s.Post("/jobs/" + id + "/tasks", h([this](Call& c, const M& m) { add_task(c, m[1]); }));
-  s.Post("/jobs/" + id + "/addtaskcollection",
-         h([this](Call& c, const M& m) { add_task_collection(c, m[1]); }));
-  s.Get("/jobs/" + id + "/tasks", h([this](Call& c, const M& m) { list_tasks(c, m[1]); }));
-  s.Get("/jobs/" + id + "/tasks/" + id,
-        h([this](Call& c, const M& m) { get_task(c, m[1], m[2]); }));
-  s.Put("/jobs/" + id + "/tasks/" + id,
-        h([this](Call& c, const M& m) { put_task(c, m[1], m[2]); }));
-  s.Delete("/jobs/" + id + "/tasks/" + id,
-           h([this](Call& c, const M& m) { delete_task(c, m[1], m[2]); }));
-  s.Post("/jobs/" + id + "/tasks/" + id + "/(terminate|reactivate)",
-         h([this](Call& c, const M& m) { task_action(c, m[1], m[2], m[3]); }));
-  s.Get("/jobs/" + id + "/tasks/" + id + "/subtasksinfo",
-        h([this](Call& c, const M& m) { subtasks_info(c, m[1], m[2]); }));
-  s.Get("/jobs/" + id + "/tasks/" + id + "/files",
-        h([this](Call& c, const M& m) { list_task_files(c, m[1], m[2]); }));
-  s.Get("/jobs/" + id + "/tasks/" + id + "/files/(.+)",
-        h([this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); }));
-  s.Delete("/jobs/" + id + "/tasks/" + id + "/files/(.+)",
-           h([this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); }));
-  // Identity, management plane and control
-  s.Post("/([^/]+)/oauth2/(v2\\.0/)?token", h([this](Call& c, const M&) { token_endpoint(c); }));
-  s.Get("/metadata/identity/oauth2/token", h([this](Call& c, const M&) { imds_endpoint(c); }));
-  s.Get("/subscriptions/([^/]+)/providers/Microsoft.Batch/batchAccounts",
-        h([this](Call& c, const M&) { arm_list_accounts(c); }));
-  s.Get("/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft.Batch/batchAccounts",
-        h([this](Call& c, const M&) { arm_list_accounts(c); }));
-  s.Post(
-      "/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft.Batch/batchAccounts/([^/"
-      "]+)/listKeys",
-      h([this](Call& c, const M&) { arm_list_keys(c); }));
-  s.Post("/__trainyard/(faults|preempt|counters|reset-counters)",
-         h([this](Call& c, const M& m) { control(c, m[1]); }));
-  s.Get("/__trainyard/(counters)", h([this](Call& c, const M& m) { control(c, m[1]); }));
+    if (r.method == "GET") s.Get(r.pattern, handler);
+    if (r.method == "POST") s.Post(r.pattern, handler);
+    if (r.method == "PATCH") s.Patch(r.pattern, handler);
+    if (r.method == "PUT") s.Put(r.pattern, handler);
+    if (r.method == "DELETE") s.Delete(r.pattern, handler);
+  }
   s.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     faults_.count(req.method, req.path, res.status, res.body.size());
     if (t_truncate && res.body.size() > 1) cut_short(res, std::move(res.body), false);

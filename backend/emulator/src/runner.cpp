@@ -39,6 +39,10 @@ Result<std::unique_ptr<Runner>> Runner::open(const std::string& work_dir, const 
 Runner::~Runner() = default;
 
 Result<void> Runner::launch(const Launch& l) {
+  // Started before a kill that the state file did not record (the journal replays the add, not
+  // the start): the run goes on, so it is followed rather than started twice.
+  if (auto known = store_->task(kLocalAccount, l.job, l.task); known && known->has_value())
+    return {};
   SubmitRequest req;
   req.job = l.job;
   req.id = l.task;

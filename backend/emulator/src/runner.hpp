@@ -37,6 +37,7 @@ class Runner {
   static Result<std::unique_ptr<Runner>> open(const std::string& work_dir, const std::string& exe);
   ~Runner();
 
+  /// Starts a run in the engine; one the engine already holds under the same ids goes on.
   Result<void> launch(const Launch& l);
   /// The engine's record of a run (state, executionInfo), or nullopt.
   std::optional<Task> status(const std::string& job, const std::string& task);

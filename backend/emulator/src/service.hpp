@@ -9,13 +9,16 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <regex>
 #include <shared_mutex>
 #include <string>
+#include <vector>
 
 #include "call.hpp"
 #include "emulator/emulator.hpp"
 #include "emulator/odata_filter.hpp"
 #include "faults.hpp"
+#include "journal.hpp"
 #include "model.hpp"
 
 namespace trainyard::emu {
@@ -51,9 +54,10 @@ class Service {
   /// The endpoint clients use, e.g. `http://127.0.0.1:8080`.
   void set_base_url(std::string url) { base_url_ = std::move(url); }
   const std::string& base_url() const { return base_url_; }
-  /// Writes the state to `options.state_file` when it changed (atomic rename).
+  /// Writes the state to `options.state_file` when it changed (atomic rename), then drops
+  /// the journal entries it now holds.
   void save_if_changed();
-  /// Loads `options.state_file`; an error names the file and place.
+  /// Loads `options.state_file` and replays its journal; an error names the file and place.
   Result<void> load();
   /// Stops every run the engine holds (on exit without `--state`).
   void stop_all_runs();
@@ -62,7 +66,25 @@ class Service {
   Micros now() const;
 
  private:
-  friend struct Routes;
+  using Handler = std::function<void(Call&, const httplib::Match&)>;
+  /// One operation: the HTTP server and the journal's replay both route through the table.
+  struct Route {
+    std::string method;
+    std::string pattern;
+    std::regex regex;
+    Handler fn;
+  };
+  std::vector<Route> build_routes();
+  /// Runs a route's handler; a change it acknowledges is journaled (with `--state`) before
+  /// the answer goes out.
+  void answer(const Route& r, const httplib::Request& req, httplib::Response& res);
+  /// Applies one journaled change again, as its request was first answered.
+  void replay(const JournalEntry& e);
+  /// Reads the snapshot; returns the number of the last journal entry it holds.
+  Result<uint64_t> load_snapshot();
+  /// Replays the journal's entries after `snapshot_seq` and opens it for appending.
+  Result<void> open_journal(uint64_t snapshot_seq);
+
   // Common checks of every request, run before routing: ids, api-version, auth, faults.
   httplib::Server::HandlerResponse pre_route(const httplib::Request& req, httplib::Response& res);
   bool authorized(Call& c);
@@ -180,6 +202,11 @@ class Service {
   int64_t engine_version_ = -2;  ///< the engine store's data_version when runs were last read
   std::atomic<uint64_t> changes_{0};
   uint64_t saved_changes_ = 0;
+  // Requests that change state hold it shared from their handler to their journal entry; a
+  // snapshot holds it exclusively, so it holds exactly the entries up to the number it records.
+  std::shared_mutex writes_gate_;
+  Journal journal_;
+  std::vector<Route> routes_ = build_routes();
   Faults faults_;
 };
 
