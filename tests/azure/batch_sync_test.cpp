@@ -40,6 +40,16 @@ size_t cached_tasks(SyncFixture& f, const std::string& job) {
   return ids.ok() ? ids->size() : 0;
 }
 
+// A resumed pass that ended: its resume point is gone, and the next pass lists everything again.
+void expect_resume_finished(SyncFixture& f, const std::string& scope, int64_t all_entities) {
+  auto m = f.store->sync_mark(f.emu.account(), scope);
+  ASSERT_TRUE(m.ok() && m->has_value());
+  EXPECT_TRUE((*m)->resume_link.empty());
+  auto again = full_sync(*f.store, *f.client, f.scope);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->entities, all_entities);
+}
+
 TEST(BatchSync, StoresTheWholeAccount) {
   SyncFixture f({"--seed-tasks", "1500"});
   auto stats = full_sync(*f.store, *f.client, f.scope);
@@ -97,12 +107,8 @@ TEST(BatchSync, AKilledListingGoesOnFromItsLastStoredPage) {
   EXPECT_EQ(cached_tasks(f, "seed-sweep"), 1199u);
   auto m = f.store->sync_mark(f.emu.account(), tasks_scope("seed-sweep"));
   ASSERT_TRUE(m.ok() && m->has_value());
-  EXPECT_TRUE((*m)->resume_link.empty());
   EXPECT_TRUE((*m)->watermark.has_value());
-  // The pass is complete: the next one lists everything again.
-  auto again = full_sync(*f.store, *f.client, f.scope);
-  ASSERT_TRUE(again.ok());
-  EXPECT_EQ(again->entities, 2 + 10 + 1 + 1199);
+  expect_resume_finished(f, tasks_scope("seed-sweep"), 2 + 10 + 1 + 1199);
 }
 
 TEST(BatchSync, AKilledPassDoesNotFetchAgainTheJobsItFinished) {
@@ -119,12 +125,7 @@ TEST(BatchSync, AKilledPassDoesNotFetchAgainTheJobsItFinished) {
   ASSERT_TRUE(stats.ok()) << stats.error().message;
   EXPECT_EQ(stats->entities, 2 + 10 + 2);  // pools, nodes, jobs; no task again
   EXPECT_EQ(cached_tasks(f, "seed-sweep"), 1200u);
-  auto pass = f.store->sync_mark(f.emu.account(), kSyncPassScope);
-  ASSERT_TRUE(pass.ok() && pass->has_value());
-  EXPECT_TRUE((*pass)->resume_link.empty());
-  auto again = full_sync(*f.store, *f.client, f.scope);
-  ASSERT_TRUE(again.ok());
-  EXPECT_EQ(again->entities, 2 + 10 + 2 + 1200);
+  expect_resume_finished(f, kSyncPassScope, 2 + 10 + 2 + 1200);
 }
 
 TEST(BatchSync, OneJobOnly) {

@@ -133,11 +133,10 @@ Result<void> refresh_task_ids(SyncTarget& t, const std::string& job,
 // Goes on with a full listing a killed pass left unfinished. The pages it stored may have changed
 // since it began, and its deletions were never pruned: the changes since then are fetched and
 // deletions found by id, which costs a few bytes a task rather than the whole pages again.
-Result<void> resume_full_listing(SyncTarget& t, const std::string& job, const SyncMark& m,
-                                 SyncStats& stats) {
-  const Timestamp began = m.resume_from.value_or(Timestamp{});
+Result<void> resume_full_listing(SyncTarget& t, const std::string& job, const std::string& link,
+                                 Timestamp began, SyncStats& stats) {
   std::set<std::string> seen;
-  if (auto ok = list_all_tasks(t, job, m.resume_link, began, seen, stats); !ok) {
+  if (auto ok = list_all_tasks(t, job, link, began, seen, stats); !ok) {
     // A link the service no longer takes: the next pass starts over.
     if (ok.error().kind == ErrorKind::Http || ok.error().kind == ErrorKind::Parse)
       (void)t.store.set_sync_resume(t.account, tasks_scope(job), "", std::nullopt);
@@ -161,7 +160,8 @@ Result<void> refresh_tasks_now(SyncTarget& t, const std::string& job, TaskRefres
     TY_TRY(list_changed_tasks(t, job, *m->watermark, seen, stats));
     return mark(t, tasks_scope(job), start);
   }
-  if (m && !m->resume_link.empty() && m->resume_from) return resume_full_listing(t, job, *m, stats);
+  if (m && !m->resume_link.empty() && m->resume_from)
+    return resume_full_listing(t, job, m->resume_link, *m->resume_from, stats);
   TY_TRY(list_all_tasks(t, job, "", start, seen, stats));
   TY_TRY(prune_tasks(t, job, seen, stats));
   return mark(t, tasks_scope(job), start);

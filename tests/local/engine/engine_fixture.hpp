@@ -96,6 +96,15 @@ class EngineTest : public ::testing::Test {
     }
   }
 
+  /// Reaps children every 20 ms while `still` holds, for at most 2 s.
+  template <class Pred>
+  void reap_while(Pred still) {
+    for (int i = 0; i < 100 && still(); ++i) {
+      engine_->reap_children();
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+
   Task wait_state(const std::string& id, TaskState state) {
     for (int i = 0; i < 400; ++i) {
       auto t = store_->task(kLocalAccount, "j", id);

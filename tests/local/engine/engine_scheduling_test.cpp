@@ -71,11 +71,9 @@ TEST_F(EngineTest, KilledSupervisorIsReadoptedAndTheRunEnds) {
   auto run = run_of("orphan");
   ASSERT_TRUE(run);
   ASSERT_EQ(kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL), 0);
-  engine_->reap_children();
-  for (int i = 0;
-       i < 100 && process_matches(static_cast<pid_t>(run->supervisor_pid), run->supervisor_start);
-       ++i)
-    std::this_thread::sleep_for(20ms);
+  reap_while([&] {
+    return process_matches(static_cast<pid_t>(run->supervisor_pid), run->supervisor_start);
+  });
   ASSERT_TRUE(engine_->schedule().ok());  // what any trainyard process does when it starts
   auto adopted = run_of("orphan");
   ASSERT_TRUE(adopted);
@@ -92,10 +90,7 @@ TEST_F(EngineTest, SupervisorAndTaskBothGoneIsMarkedFailed) {
   ASSERT_TRUE(run);
   kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL);
   killpg(static_cast<pid_t>(run->pgid), SIGKILL);
-  for (int i = 0; i < 100 && group_alive(static_cast<pid_t>(run->pgid)); ++i) {
-    engine_->reap_children();
-    std::this_thread::sleep_for(20ms);
-  }
+  reap_while([&] { return group_alive(static_cast<pid_t>(run->pgid)); });
   engine_->reap_children();
   ASSERT_TRUE(engine_->schedule().ok());
   auto t = wait_done("lost");
@@ -112,20 +107,14 @@ TEST_F(EngineTest, ALostRunsLeftoverGroupIsEnded) {
   ASSERT_TRUE(run);
   kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL);
   const auto leader = static_cast<pid_t>(run->pid);
-  for (int i = 0; i < 100 && process_matches(leader, run->start_ticks); ++i) {
-    engine_->reap_children();
-    std::this_thread::sleep_for(20ms);
-  }
+  reap_while([&] { return process_matches(leader, run->start_ticks); });
   ASSERT_FALSE(process_matches(leader, run->start_ticks));
   ASSERT_TRUE(group_alive(static_cast<pid_t>(run->pgid)));  // the background sleep
   ASSERT_TRUE(engine_->schedule().ok());
   auto t = wait_done("leftover");
   ASSERT_TRUE(t.execution_info.failure_info);
   EXPECT_EQ(t.execution_info.failure_info->code, "SupervisorLost");
-  for (int i = 0; i < 100 && group_alive(static_cast<pid_t>(run->pgid)); ++i) {
-    engine_->reap_children();
-    std::this_thread::sleep_for(20ms);
-  }
+  reap_while([&] { return group_alive(static_cast<pid_t>(run->pgid)); });
   EXPECT_FALSE(group_alive(static_cast<pid_t>(run->pgid)));
 }
 
