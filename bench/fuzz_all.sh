@@ -30,6 +30,7 @@ seeds_of() {
     fuzz_shared_key) echo "tests/fuzz/seeds/shared_key" ;;
     fuzz_odata_filter) echo "tests/fuzz/seeds/odata_filter" ;;
     fuzz_emulator_http) echo "tests/fuzz/seeds/emulator_http" ;;
+    fuzz_journal) echo "tests/fuzz/seeds/journal" ;;
   esac
 }
 printf '%-18s %10s %9s %7s %7s %7s %s\n' target execs exec/s cov ft corpus result

@@ -84,6 +84,18 @@ TEST_F(JournalTest, ABadLineIsAnErrorNamingFileAndLine) {
   EXPECT_NE(read.error().message.find(path_ + ":2:"), std::string::npos) << read.error().message;
 }
 
+// Found by fuzz_journal: a time too large for an integer was converted anyway (undefined).
+TEST_F(JournalTest, ANumberThatIsNotAnIntegerIsAnError) {
+  write(R"({"seq":1,"at":1.76412e+20,"method":"POST","target":"/jobs","body":""})"
+        "\n");
+  auto read = Journal::read(path_);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find(path_ + ":1:"), std::string::npos) << read.error().message;
+  write(R"({"seq":-1,"at":0,"method":"POST","target":"/jobs","body":""})"
+        "\n");
+  EXPECT_FALSE(Journal::read(path_).ok());
+}
+
 TEST_F(JournalTest, DroppingKeepsOnlyEntriesASnapshotDoesNotHold) {
   Journal j;
   ASSERT_TRUE(j.open(path_, {}, 0).ok());

@@ -39,6 +39,9 @@ void sync_directory_of(const std::string& path) {
 Result<JournalEntry> entry_of(const std::string& line) {
   json j = json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return make_error(ErrorKind::Parse, "not a JSON object");
+  // Checked first: nlohmann converts a float or a negative number to an integer without a word.
+  if (!j.value("seq", json()).is_number_unsigned() || !j.value("at", json()).is_number_integer())
+    return make_error(ErrorKind::Parse, "seq and at must be whole numbers");
   try {
     return JournalEntry{j.at("seq"), j.at("at"), j.at("method"), j.at("target"), j.at("body")};
   } catch (const json::exception& e) {
@@ -73,7 +76,10 @@ Result<std::vector<JournalEntry>> Journal::read(const std::string& path) {
   if (!in) return std::vector<JournalEntry>{};
   std::stringstream buf;
   buf << in.rdbuf();
-  const std::string text = buf.str();
+  return parse(buf.str(), path);
+}
+
+Result<std::vector<JournalEntry>> Journal::parse(const std::string& text, const std::string& path) {
   std::vector<JournalEntry> out;
   size_t pos = 0;
   for (int line_no = 1;; ++line_no) {

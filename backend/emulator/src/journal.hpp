@@ -30,6 +30,8 @@ class Journal {
   /// (a crash during its append, never acknowledged) is ignored; any other bad line is an error
   /// naming the file and line.
   static Result<std::vector<JournalEntry>> read(const std::string& path);
+  /// The entries of a journal's text, as `read` takes them; errors name `path` and the line.
+  static Result<std::vector<JournalEntry>> parse(const std::string& text, const std::string& path);
 
   /// Opens `path` for appending; `entries` are what it holds, numbering goes on after `last_seq`.
   Result<void> open(const std::string& path, std::vector<JournalEntry> entries, uint64_t last_seq);
