@@ -132,6 +132,12 @@ bool Journal::append(JournalEntry e) {
   return true;
 }
 
+// Locked: a failed append closes the file while request threads ask.
+bool Journal::is_open() const {
+  std::lock_guard lock(mu_);
+  return fd_ >= 0;
+}
+
 uint64_t Journal::last_seq() const {
   std::lock_guard lock(mu_);
   return last_seq_;

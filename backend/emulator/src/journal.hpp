@@ -35,12 +35,13 @@ class Journal {
 
   /// Opens `path` for appending; `entries` are what it holds, numbering goes on after `last_seq`.
   Result<void> open(const std::string& path, std::vector<JournalEntry> entries, uint64_t last_seq);
-  bool is_open() const { return fd_ >= 0; }
+  /// False before `open`, and after an append that could neither finish nor be taken back.
+  bool is_open() const;
   /// Numbers, appends and syncs `e`; false when it could not be made durable.
   bool append(JournalEntry e);
   /// The number of the last entry appended (0 before any).
   uint64_t last_seq() const;
-  /// Whether entries after `seq` exist, i.e. a snapshot taken at `seq` would leave work.
+  /// Whether the file holds entries, i.e. a snapshot would let it drop some.
   bool has_entries() const;
   /// Drops the entries numbered `seq` and below (a snapshot now holds them).
   void drop_through(uint64_t seq);
