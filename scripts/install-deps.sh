@@ -8,7 +8,7 @@ packages=(
   libncurses-dev libsqlite3-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libcurl4-openssl-dev libssl-dev libyaml-cpp-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 tmux sqlite3
+  python3 tmux sqlite3 ccache
 )
 if [[ "${TRAINYARD_WITH_CLANG:-0}" == 1 ]]; then
   packages+=(clang-14 libclang-rt-14-dev)

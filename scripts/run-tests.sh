@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# ccache (when the build finds it) hashes paths relative to the checkout, so a fresh clone elsewhere
+# reuses what an earlier clone compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
 
 stage_start=$SECONDS
 stage() {
