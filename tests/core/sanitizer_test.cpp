@@ -138,6 +138,34 @@ TEST(Sanitizer, C1AndFormatCharactersBecomeCodePoints) {
             "a<U+2066>b<U+200B>c<U+FEFF>d<U+2028>e<U+061C>");
 }
 
+TEST(Sanitizer, EveryInvisibleFormatCharacterBecomesACodePoint) {
+  // Invisible operators, a tag letter (text hidden from the reader), Mongolian vowel separator,
+  // soft hyphen, interlinear annotation, deprecated format controls and a Hangul filler.
+  EXPECT_EQ(one("a\xe2\x81\xa2"
+                "b\xf3\xa0\x81\x81"
+                "c\xe1\xa0\x8e"
+                "d\xc2\xad"
+                "e\xef\xbf\xb9"
+                "f\xe2\x81\xaa"
+                "g\xe3\x85\xa4\n"),
+            "a<U+2062>b<U+E0041>c<U+180E>d<U+00AD>e<U+FFF9>f<U+206A>g<U+3164>");
+  // Visible neighbours stay as they are: combining marks, variation selectors, braille.
+  EXPECT_EQ(one("e\xcc\x81\xe2\x9d\xa4\xef\xb8\x8f\xe2\xa0\x80\n"),
+            "e\xcc\x81\xe2\x9d\xa4\xef\xb8\x8f\xe2\xa0\x80");
+}
+
+TEST(IsInertText, TrueOnlyWhenSanitizeTextWouldChangeNothing) {
+  for (std::string_view s : {"", "pool-1", "日本語 ok", "e\xcc\x81", "a <U+202E> b"}) {
+    EXPECT_TRUE(is_inert_text(s)) << s;
+    EXPECT_EQ(sanitize_text(s), s);
+  }
+  for (std::string_view s : {"a\tb", "a\nb", "\x1b[8m", "a\x07", "\x7f", "\xc2\x9b", "\x9b",
+                             "\xe2\x80\xae", "\xe2\x80\x8b", "\xff", "\xed\xa0\x80", "\xe2\x82"}) {
+    EXPECT_FALSE(is_inert_text(s)) << s;
+    EXPECT_NE(sanitize_text(s), s);
+  }
+}
+
 TEST(Sanitizer, InvalidUtf8BecomesReplacementCharacters) {
   const std::string r = "\xEF\xBF\xBD";
   EXPECT_EQ(one("\xc0\xaf\n"), r + r);                  // overlong '/'

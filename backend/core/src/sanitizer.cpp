@@ -15,13 +15,6 @@ constexpr unsigned char kEsc = 0x1B;
 
 enum class State { Ground, Esc, EscIntermediate, Csi, String, StringEsc };
 
-// Format characters that reorder or hide text (Trojan Source class) or break lines.
-bool is_hidden_format(char32_t cp) {
-  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
-         cp == 0x200F || cp == 0x061C || (cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 ||
-         cp == 0xFEFF || cp == 0x2028 || cp == 0x2029;
-}
-
 bool is_string_intro(unsigned char b) {
   return b == ']' || b == 'P' || b == '_' || b == '^' || b == 'X';
 }
@@ -148,7 +141,7 @@ void Sanitizer::Impl::ascii(unsigned char b) {
 }
 
 void Sanitizer::Impl::codepoint(char32_t cp) {
-  if ((cp >= 0x80 && cp <= 0x9F) || is_hidden_format(cp)) {
+  if ((cp >= 0x80 && cp <= 0x9F) || detail::is_hidden_format(cp)) {
     line.put_placeholder(fmt::format("<U+{:04X}>", static_cast<uint32_t>(cp)));
   } else {
     line.put(cp, false);
@@ -302,6 +295,7 @@ std::vector<SanitizedLine> sanitize_lines(std::string_view bytes, SanitizerOptio
 }
 
 std::string sanitize_text(std::string_view bytes) {
+  if (is_inert_text(bytes)) return std::string(bytes);  // the common case, without the machine
   SanitizerOptions options;
   options.terminal_motion = false;
   options.keep_sgr = false;

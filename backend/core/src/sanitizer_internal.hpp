@@ -64,6 +64,10 @@ class LineBuffer {
   bool dirty_ = false;
 };
 
+/// Format characters that reorder or hide text (Trojan Source class, tag letters, fillers) or
+/// break lines: shown as `<U+XXXX>`.
+bool is_hidden_format(char32_t cp);
+
 /// Applies the parameters of an SGR sequence (`1;38;5;208`, `38:2::1:2:3`) to a style.
 void apply_sgr(std::string_view params, TextStyle& style);
 

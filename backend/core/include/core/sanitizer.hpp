@@ -9,7 +9,9 @@
 //   `^[7`.
 //   - OSC / DCS / APC / PM / SOS strings:  `^[]`, `^[P`, `^[_`, `^[^`, `^[X` + the first 32 payload
 //                                         bytes (non-printable ones as `.`) + `…` when cut.
-//   - C1 controls U+0080..U+009F, bidi controls, zero-width characters, U+2028/U+2029:
+//   - C1 controls U+0080..U+009F, bidi controls, zero-width and other invisible format
+//     characters (Unicode's Cf: tag letters, invisible operators, soft hyphen…), Hangul
+//     fillers, U+2028/U+2029:
 //                                         `<U+XXXX>`, e.g. `<U+202E>`.
 //   - Invalid UTF-8 (stray or raw 8-bit bytes, overlongs, surrogates, > U+10FFFF):
 //                                         U+FFFD per maximal invalid subpart.
@@ -114,6 +116,11 @@ std::vector<SanitizedLine> sanitize_lines(std::string_view bytes, SanitizerOptio
 /// One-line text for entity names and error messages: `\r`, `\b` are placeholders, styles are
 /// dropped and line breaks become ` ⏎ `.
 std::string sanitize_text(std::string_view bytes);
+
+/// True when `bytes` is valid UTF-8 with nothing the sanitizer would change on one line: no C0
+/// control (tab and newline included), DEL, C1 control, escape, bidi control or invisible format
+/// character. Then sanitize_text(bytes) == bytes.
+bool is_inert_text(std::string_view bytes);
 
 /// Columns a code point takes on a terminal, as glibc's wcwidth in C.UTF-8 says (what ncurses
 /// uses): 0 for combining marks, 2 for CJK and emoji; control and unassigned code points count 1.
