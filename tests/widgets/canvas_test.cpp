@@ -48,10 +48,50 @@ TEST(Canvas, CombiningMarksJoinTheirBase) {
   EXPECT_EQ(c.at(1, 0).grapheme, "x");
 }
 
-TEST(Canvas, ControlsAndBadBytesBecomeReplacementCharacters) {
-  Canvas c(6, 1);
-  c.draw_text(0, 0, "a\x1b[2Jb\xff", Role::Row, 6);
-  EXPECT_EQ(c.to_text(), "a\uFFFD[2Jb");
+TEST(Canvas, ControlsAndBadBytesBecomeInertPlaceholders) {
+  Canvas c(10, 1);
+  EXPECT_EQ(c.draw_text(0, 0, "a\x1b[2Jb\xff", Role::Row, 10), 8);
+  EXPECT_EQ(c.to_text(), "a^[[2Jb\uFFFD");
+}
+
+// Every hostile character takes cells of its own as a visible placeholder: nothing is attached
+// to the cell before it, so nothing reorders, hides or drives what the terminal shows.
+TEST(Canvas, BidiZeroWidthAndControlsGetCellsOfTheirOwn) {
+  Canvas c(50, 1);
+  const std::string hostile =
+      "a\u202E"
+      "b\u200B"
+      "c\x1b]0;PWNED\x07"
+      "d\xc2\x9b"
+      "e\x07\x9b"
+      "f";
+  EXPECT_EQ(c.draw_text(0, 0, hostile, Role::Row, 50), 43);
+  EXPECT_EQ(c.to_text(), "a<U+202E>b<U+200B>c^[]0;PWNEDd<U+009B>e^G\uFFFDf");
+  EXPECT_EQ(c.at(0, 0).grapheme, "a");
+  EXPECT_EQ(c.at(1, 0).grapheme, "<");
+  EXPECT_EQ(c.at(9, 0).grapheme, "b");
+}
+
+TEST(Canvas, LineBreaksStayOnOneRow) {
+  Canvas c(12, 2);
+  c.draw_text(0, 0, "x\ny\r\nz", Role::Row, 12);
+  EXPECT_EQ(c.to_text(), "x \u23CE y \u23CE z\n");
+}
+
+TEST(Canvas, TruncationAndAlignmentMeasureThePlaceholders) {
+  Canvas c(8, 2);
+  c.draw_text_truncated(0, 0, "\u202Eabc", Role::Row, 6);
+  c.draw_aligned(0, 1, "\x07x", Role::Row, 5, Align::Right);
+  EXPECT_EQ(c.to_text(), "<U+20\u2026\n  ^Gx");
+}
+
+TEST(Canvas, PutDrawsOnlyInertGraphemes) {
+  Canvas c(4, 1);
+  c.put(0, 0, "\x1b", 1, Role::Row);
+  c.put(1, 0, "\u202E", 1, Role::Row);
+  c.put(2, 0, "x", 1, Role::Row);
+  c.fill({3, 0, 1, 1}, Role::Row, "\x07");
+  EXPECT_EQ(c.to_text(), "\uFFFD\uFFFDx\uFFFD");
 }
 
 TEST(Canvas, Truncated) {

@@ -11,8 +11,12 @@ TEST(Text, WidthsFollowWcwidthInUtf8) {
   EXPECT_EQ(text_width("🚀"), 2);
   EXPECT_EQ(text_width("e\u0301"), 1);  // combining acute accent
   EXPECT_EQ(text_width("…"), 1);
-  EXPECT_EQ(text_width("\x1b"), 1);  // controls are drawn as one replacement cell
-  EXPECT_EQ(codepoint_width(0x1b), -1);
+  EXPECT_EQ(text_width("\x1b"), 2);    // controls are drawn as their placeholder, `^[`
+  EXPECT_EQ(text_width("\u202E"), 8);  // `<U+202E>`
+  EXPECT_EQ(truncate_to_width("\x07"
+                              "abc",
+                              4),
+            "^Ga\u2026");
   EXPECT_EQ(codepoint_width(0x2800), 1);  // braille
 }
 

@@ -56,10 +56,15 @@ void Canvas::unsplit(int x, int y) {
   if (x + 1 < width_ && cell(x + 1, y).continuation()) cell(x + 1, y).grapheme = " ";
 }
 
+// A cell holds only inert text: anything else is shown as U+FFFD.
+std::string Canvas::inert_grapheme(std::string_view grapheme) {
+  return is_inert_text(grapheme) ? std::string(grapheme) : std::string("\uFFFD");
+}
+
 void Canvas::put(int x, int y, std::string_view grapheme, int cell_width, Role role) {
   if (!inside(x, y) || (cell_width == 2 && x + 1 >= width_)) return;
   unsplit(x, y);
-  cell(x, y) = Cell{std::string(grapheme), role, kAttrNone};
+  cell(x, y) = Cell{inert_grapheme(grapheme), role, kAttrNone};
   if (cell_width == 2) {
     unsplit(x + 1, y);
     cell(x + 1, y) = Cell{"", role, kAttrNone};
@@ -69,10 +74,11 @@ void Canvas::put(int x, int y, std::string_view grapheme, int cell_width, Role r
 void Canvas::fill(Rect r, Role role, std::string_view grapheme) {
   r = r.intersect(bounds());
   if (r.empty()) return;
+  const std::string shown = inert_grapheme(grapheme);
   for (int y = r.y; y < r.bottom(); ++y) {
     unsplit(r.x, y);
     unsplit(r.right() - 1, y);
-    for (int x = r.x; x < r.right(); ++x) cell(x, y) = Cell{std::string(grapheme), role, kAttrNone};
+    for (int x = r.x; x < r.right(); ++x) cell(x, y) = Cell{shown, role, kAttrNone};
   }
 }
 
@@ -87,27 +93,36 @@ void Canvas::add_attrs(int x, int y, std::uint8_t attrs) {
   if (inside(x, y)) cell(x, y).attrs |= attrs;
 }
 
-int Canvas::draw_text(int x, int y, std::string_view text, Role role, int max_width) {
+// The one way text enters the canvas: its drawable form (inert placeholders for controls, escapes,
+// bidi and invisible characters), so what is left of zero width is a combining mark.
+int Canvas::draw_text(int x, int y, std::string_view raw, Role role, int max_width) {
   if (y < 0 || y >= height_ || max_width <= 0) return 0;
+  std::string storage;
+  const std::string_view text = drawable_text(raw, storage);
   const int limit = x + std::min(max_width, width_ - x);
   int cx = x;
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t start = pos;
-    char32_t cp = decode_utf8(text, pos);
-    int w = codepoint_width(cp);
+    int w = codepoint_width(decode_utf8(text, pos));
     if (w == 0) {
-      // A combining mark joins the last grapheme this call drew.
-      int px = cx - 1 >= 0 && cx > x && at(cx - 1, y).continuation() ? cx - 2 : cx - 1;
-      if (cx > x && px >= 0) cell(px, y).grapheme += text.substr(start, pos - start);
+      join_mark(x, cx, y, text.substr(start, pos - start));
       continue;
     }
-    bool replace = w < 0 || (cp == 0xFFFD && text.substr(start, pos - start) != "\uFFFD");
-    w = std::max(w, 1);
     if (cx + w > limit) break;
-    if (cx >= 0) put(cx, y, replace ? "\uFFFD" : text.substr(start, pos - start), w, role);
+    if (cx >= 0) put(cx, y, text.substr(start, pos - start), w, role);
     cx += w;
   }
   return cx - x;
+}
+
+// A combining mark joins the last grapheme this call drew (up to a few: a stack of marks must
+// not grow one cell without bound).
+void Canvas::join_mark(int first_x, int cx, int y, std::string_view mark) {
+  if (cx <= first_x || cx - 1 < 0) return;
+  int px = at(cx - 1, y).continuation() ? cx - 2 : cx - 1;
+  if (px < 0) return;
+  std::string& g = cell(px, y).grapheme;
+  if (g.size() + mark.size() <= kMaxGraphemeBytes) g += mark;
 }
 
 int Canvas::draw_text_truncated(int x, int y, std::string_view text, Role role, int max_width) {

@@ -1,29 +1,7 @@
 #include "widgets/text.hpp"
 
-#include <locale.h>
-#include <clocale>
-#include <cwchar>
-
 namespace trainyard {
 namespace {
-
-// Created once and never freed: a read-only handle, not mutable state.
-locale_t utf8_locale() {
-  static const locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
-  return loc;
-}
-
-// Switches only this thread to C.UTF-8 for the duration of one wcwidth call.
-class ScopedUtf8Locale {
- public:
-  ScopedUtf8Locale() : old_(uselocale(utf8_locale())) {}
-  ~ScopedUtf8Locale() { uselocale(old_); }
-  ScopedUtf8Locale(const ScopedUtf8Locale&) = delete;
-  ScopedUtf8Locale& operator=(const ScopedUtf8Locale&) = delete;
-
- private:
-  locale_t old_;
-};
 
 constexpr char32_t kReplacement = 0xFFFD;
 
@@ -40,7 +18,7 @@ bool valid_scalar(char32_t cp, int len) {
   return cp >= kMin[len] && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
 }
 
-int display_width(char32_t cp) {
+int cell_width(char32_t cp) {
   int w = codepoint_width(cp);
   return w < 0 ? 1 : w;
 }
@@ -84,30 +62,30 @@ void append_utf8(std::string& out, char32_t cp) {
   }
 }
 
-int codepoint_width(char32_t cp) {
-  if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) return -1;
-  if (cp < 0x7F) return 1;
-  if (utf8_locale() == static_cast<locale_t>(nullptr)) return 1;
-  ScopedUtf8Locale guard;
-  int w = wcwidth(static_cast<wchar_t>(cp));
-  // Unassigned code points: one cell, as a terminal would draw a replacement box.
-  return w < 0 ? 1 : w;
+std::string_view drawable_text(std::string_view text, std::string& storage) {
+  if (is_inert_text(text)) return text;
+  storage = sanitize_text(text);
+  return storage;
 }
 
-int text_width(std::string_view text) {
+int text_width(std::string_view raw) {
+  std::string storage;
+  std::string_view text = drawable_text(raw, storage);
   int width = 0;
-  for (std::size_t pos = 0; pos < text.size();) width += display_width(decode_utf8(text, pos));
+  for (std::size_t pos = 0; pos < text.size();) width += cell_width(decode_utf8(text, pos));
   return width;
 }
 
-std::string truncate_to_width(std::string_view text, int width) {
+std::string truncate_to_width(std::string_view raw, int width) {
+  std::string storage;
+  std::string_view text = drawable_text(raw, storage);
   if (text_width(text) <= width) return std::string(text);
   if (width <= 0) return {};
   int used = 0;
   std::size_t pos = 0, cut = 0;
   while (pos < text.size()) {
     std::size_t next = pos;
-    int w = display_width(decode_utf8(text, next));
+    int w = cell_width(decode_utf8(text, next));
     if (used + w > width - 1) break;
     used += w;
     pos = cut = next;
@@ -115,13 +93,15 @@ std::string truncate_to_width(std::string_view text, int width) {
   return std::string(text.substr(0, cut)) + "…";
 }
 
-std::string truncate_left_to_width(std::string_view text, int width) {
+std::string truncate_left_to_width(std::string_view raw, int width) {
+  std::string storage;
+  std::string_view text = drawable_text(raw, storage);
   if (text_width(text) <= width) return std::string(text);
   if (width <= 0) return {};
   // Walk forward dropping code points until the rest fits beside the ellipsis.
   std::size_t pos = 0;
   int rest = text_width(text);
-  while (pos < text.size() && rest > width - 1) rest -= display_width(decode_utf8(text, pos));
+  while (pos < text.size() && rest > width - 1) rest -= cell_width(decode_utf8(text, pos));
   // Combining marks whose base was dropped go too.
   for (std::size_t next = pos; pos < text.size() && codepoint_width(decode_utf8(text, next)) == 0;)
     pos = next;
@@ -144,7 +124,8 @@ std::vector<std::string> wrap_words(std::string_view text, int width) {
   while (pos <= text.size()) {
     std::size_t end = text.find_first_of(" \n", pos);
     if (end == std::string_view::npos) end = text.size();
-    append_pieces(lines, text.substr(pos, end - pos), width);
+    std::string storage;  // each line of the text, drawable on its own
+    append_pieces(lines, drawable_text(text.substr(pos, end - pos), storage), width);
     if (end < text.size() && text[end] == '\n') lines.emplace_back();
     pos = end + 1;
   }
@@ -166,7 +147,7 @@ void append_pieces(std::vector<std::string>& lines, std::string_view word, int w
   // A word wider than the line is split at cell boundaries.
   for (std::size_t pos = 0; pos < word.size();) {
     std::size_t next = pos;
-    int w = display_width(decode_utf8(word, next));
+    int w = cell_width(decode_utf8(word, next));
     if (text_width(lines.back()) + w > width) lines.emplace_back();
     lines.back() += word.substr(pos, next - pos);
     pos = next;

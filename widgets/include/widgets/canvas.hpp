@@ -82,21 +82,25 @@ class Canvas {
 
   /// Resets every cell to blank.
   void clear();
-  /// Sets every cell of `r` (clipped) to `grapheme` (one cell wide) with `role`.
+  /// Sets every cell of `r` (clipped) to `grapheme` (one cell wide; U+FFFD unless inert) with
+  /// `role`.
   void fill(Rect r, Role role, std::string_view grapheme = " ");
   /// Changes the role of every cell of `r` (clipped), keeping text.
   void set_role(Rect r, Role role);
   /// Adds attribute bits to the cell at (x, y) when inside.
   void add_attrs(int x, int y, std::uint8_t attrs);
   /// Draws text from (x, y), at most `max_width` cells and never past the canvas edge; a wide
-  /// character that does not fit is left out. Controls are drawn as U+FFFD. Returns cells used.
+  /// character that does not fit is left out. The text is drawn in its drawable form (text.hpp):
+  /// controls, escapes, bidi and invisible characters become inert placeholders with cells of
+  /// their own, line breaks ` ⏎ `. Returns cells used.
   int draw_text(int x, int y, std::string_view text, Role role, int max_width);
   /// Like draw_text, but ends in `…` when the text is longer than `max_width`.
   int draw_text_truncated(int x, int y, std::string_view text, Role role, int max_width);
   /// Draws text aligned within [x, x+width), truncating with `…`; returns the start column.
   int draw_aligned(int x, int y, std::string_view text, Role role, int width, Align align);
   /// Puts one grapheme of `cell_width` 1 or 2 cells at (x, y), repairing any wide character
-  /// it overwrites half of. Does nothing when it does not fit.
+  /// it overwrites half of. Does nothing when it does not fit; a grapheme that is not inert text
+  /// is drawn as U+FFFD.
   void put(int x, int y, std::string_view grapheme, int cell_width, Role role);
 
   /// Rows joined by '\n', trailing spaces of each row trimmed (for snapshots).
@@ -109,6 +113,11 @@ class Canvas {
   Cell& cell(int x, int y) { return cells_[index(x, y)]; }
   bool inside(int x, int y) const { return x >= 0 && y >= 0 && x < width_ && y < height_; }
   void unsplit(int x, int y);
+  void join_mark(int first_x, int cx, int y, std::string_view mark);
+  static std::string inert_grapheme(std::string_view grapheme);
+
+  // Bytes one cell may hold: a base character and a few combining marks.
+  static constexpr std::size_t kMaxGraphemeBytes = 32;
 
   int width_;
   int height_;

@@ -1,15 +1,17 @@
-// UTF-8 decoding and terminal cell widths.
+// UTF-8 decoding and terminal cell widths of text as the Canvas draws it.
 //
-// Widths are glibc's wcwidth (what ncurses uses) evaluated in the C.UTF-8 locale through a
-// thread-local uselocale() guard: the process-wide locale is never touched (no setlocale), so
-// results do not depend on the user's LANG. If C.UTF-8 is missing, every printable code point
-// is one cell wide.
+// Text from outside reaches the screen only in its sanitized one-line form (sanitize_text: inert
+// placeholders for controls, escapes, bidi and invisible characters), so every function here
+// measures, cuts and wraps that form. Widths are core's codepoint_width: glibc's wcwidth in
+// C.UTF-8 (what ncurses uses), whatever the user's LANG.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/sanitizer.hpp"
 
 namespace trainyard {
 
@@ -20,17 +22,20 @@ enum class Align { Left, Right, Center };
 char32_t decode_utf8(std::string_view text, std::size_t& pos);
 /// Appends the UTF-8 encoding of `cp`.
 void append_utf8(std::string& out, char32_t cp);
-/// Cells a code point takes: 0 (combining), 1 or 2 (wide CJK, emoji); -1 for controls.
-int codepoint_width(char32_t cp);
-/// Cells the text takes (controls count as one cell: the canvas draws them as U+FFFD).
+/// The text as the Canvas draws it: `text` itself when inert (core's is_inert_text), else its
+/// sanitize_text form, kept in `storage`.
+std::string_view drawable_text(std::string_view text, std::string& storage);
+/// Cells the drawable form of the text takes.
 int text_width(std::string_view text);
-/// The longest prefix that fits `width` cells, ending in `…` when something was cut.
+/// The longest prefix (of the drawable form) that fits `width` cells, ending in `…` when something
+/// was cut.
 std::string truncate_to_width(std::string_view text, int width);
 /// Like truncate_to_width but keeps the end: `…` + the longest suffix that fits.
 std::string truncate_left_to_width(std::string_view text, int width);
 /// Truncates or pads with spaces to exactly `width` cells.
 std::string fit_to_width(std::string_view text, int width, Align align = Align::Left);
-/// Word-wraps text into lines of at most `width` cells (long words are split).
+/// Word-wraps text (each word of it in its drawable form) into lines of at most `width` cells (long
+/// words are split).
 std::vector<std::string> wrap_words(std::string_view text, int width);
 
 }  // namespace trainyard
