@@ -15,6 +15,7 @@
 #include "azure/batch_actions.hpp"
 #include "core/json_error.hpp"
 #include "core/sanitizer.hpp"
+#include "output.hpp"
 #include "sync/entity_refresh.hpp"
 
 namespace trainyard {
@@ -42,8 +43,8 @@ Error read_only(const CliState& st, const azure::AccountConfig& a, const Setting
 }
 
 void warn_refresh(const std::string& what, const Error& e) {
-  std::fprintf(stderr, "trainyard: warning: done, but refreshing %s in the cache failed: %s\n",
-               what.c_str(), sanitize_text(e.message).c_str());
+  out::eprint("trainyard: warning: done, but refreshing {} in the cache failed: {}", what,
+              e.message);
 }
 
 void ensure_account_row(ActionSession& s) {
@@ -89,14 +90,13 @@ int run_action(const CliState& st, const std::string& account, const ActionSpec&
 }
 
 int report_failure(const std::string& what, const Error& e) {
-  std::fprintf(stderr, "trainyard: %s: %s\n", sanitize_text(what).c_str(),
-               sanitize_text(e.message).c_str());
+  out::eprint("trainyard: {}: {}", what, e.message);
   // Only bad input is 2; a malformed answer from the service is the service's failure.
   return e.kind == ErrorKind::Usage ? kExitUsage : kExitFailure;
 }
 
 int print_done(const std::string& line) {
-  std::printf("%s\n", sanitize_text(line).c_str());
+  out::line(stdout, line);
   return kExitOk;
 }
 
@@ -175,8 +175,8 @@ Result<void> confirm_typed(const std::string& what, const std::string& expected,
                                                "terminal and type {} when asked)",
                                                expected));
   if (!::isatty(STDIN_FILENO)) return refused;
-  std::fprintf(stderr, "%s cannot be undone. Type %s to confirm: ", what.c_str(), expected.c_str());
-  std::fflush(stderr);
+  out::text(stderr, fmt::format("{} cannot be undone. Type {} to confirm: ", sanitize_text(what),
+                                sanitize_text(expected)));
   std::string line;
   if (!std::getline(std::cin, line) || line != expected) return refused;
   return {};

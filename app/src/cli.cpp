@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 
@@ -51,7 +52,7 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // One line, like every other error of trainyard.
-    std::fprintf(stderr, "trainyard: %s (see trainyard --help)\n", e.what());
+    out::eprint("trainyard: {} (see trainyard --help)", e.what());
     return kExitUsage;
   }
   if (!st.action) return run_tui(st, tui);

@@ -20,6 +20,7 @@
 #include "cmd_discover.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -58,32 +59,32 @@ int accounts_ls(const std::string& data_dir_flag, bool as_json) {
   std::vector<std::string> notes;
   auto accounts = known_accounts(data_dir_flag, notes);
   if (!accounts) return report(accounts.error());
-  for (const auto& n : notes) std::fprintf(stderr, "trainyard: %s\n", n.c_str());
-  json out = json::array({{{"name", "local"},
-                           {"kind", "local"},
-                           {"endpoint", ""},
-                           {"auth", ""},
-                           {"origin", "built-in"},
-                           {"readonly", false}}});
+  for (const auto& n : notes) out::eprint("trainyard: {}", n);
+  json listing = json::array({{{"name", "local"},
+                               {"kind", "local"},
+                               {"endpoint", ""},
+                               {"auth", ""},
+                               {"origin", "built-in"},
+                               {"readonly", false}}});
   for (const auto& a : *accounts) {
-    out.push_back({{"name", a.name},
-                   {"kind", a.emulator ? "emulator" : "batch"},
-                   {"endpoint", a.endpoint},
-                   {"auth", auth_name(a.auth.kind)},
-                   {"origin", origin_name(a.origin)},
-                   {"readonly", a.readonly}});
+    listing.push_back({{"name", a.name},
+                       {"kind", a.emulator ? "emulator" : "batch"},
+                       {"endpoint", a.endpoint},
+                       {"auth", auth_name(a.auth.kind)},
+                       {"origin", origin_name(a.origin)},
+                       {"readonly", a.readonly}});
   }
   if (as_json) {
-    std::printf("%s\n", out.dump(2).c_str());
+    out::json(listing);
     return kExitOk;
   }
-  std::printf("%-20s %-9s %-16s %-12s %-8s %s\n", "NAME", "KIND", "AUTH", "ORIGIN", "READONLY",
-              "ENDPOINT");
-  for (const auto& a : out) {
-    std::printf("%-20s %-9s %-16s %-12s %-8s %s\n", a["name"].get<std::string>().c_str(),
-                a["kind"].get<std::string>().c_str(), a["auth"].get<std::string>().c_str(),
-                a["origin"].get<std::string>().c_str(), a["readonly"].get<bool>() ? "yes" : "no",
-                a["endpoint"].get<std::string>().c_str());
+  out::print("{:<20} {:<9} {:<16} {:<12} {:<8} {}", "NAME", "KIND", "AUTH", "ORIGIN", "READONLY",
+             "ENDPOINT");
+  for (const auto& a : listing) {
+    out::print("{:<20} {:<9} {:<16} {:<12} {:<8} {}", a["name"].get<std::string>(),
+               a["kind"].get<std::string>(), a["auth"].get<std::string>(),
+               a["origin"].get<std::string>(), a["readonly"].get<bool>() ? "yes" : "no",
+               a["endpoint"].get<std::string>());
   }
   return kExitOk;
 }
@@ -99,7 +100,7 @@ int accounts_test(const std::string& data_dir_flag, const std::string& name) {
     SystemClock clock;
     auto client = open_batch_client(a, clock);
     if (!client) {
-      std::printf("FAIL %s: %s\n", a.name.c_str(), client.error().message.c_str());
+      out::print("FAIL {}: {}", a.name, client.error().message);
       ++failures;
       continue;
     }
@@ -109,10 +110,10 @@ int accounts_test(const std::string& data_dir_flag, const std::string& name) {
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
             .count();
     if (r) {
-      std::printf("ok   %s: %s answered in %lld ms (%s)\n", a.name.c_str(), a.endpoint.c_str(),
-                  static_cast<long long>(ms), auth_name(a.auth.kind));
+      out::print("ok   {}: {} answered in {} ms ({})", a.name, a.endpoint,
+                 static_cast<long long>(ms), auth_name(a.auth.kind));
     } else {
-      std::printf("FAIL %s: %s\n", a.name.c_str(), r.error().message.c_str());
+      out::print("FAIL {}: {}", a.name, r.error().message);
       ++failures;
     }
   }
@@ -132,7 +133,7 @@ struct AddFlags {
 
 // Reads a line from the terminal with echo off (the key never reaches argv or the screen).
 Result<std::string> prompt_secret(const std::string& prompt) {
-  std::fprintf(stderr, "%s", prompt.c_str());
+  out::text(stderr, prompt);
   termios old{};
   bool tty = ::tcgetattr(STDIN_FILENO, &old) == 0;
   if (tty) {
@@ -143,7 +144,7 @@ Result<std::string> prompt_secret(const std::string& prompt) {
   std::string line;
   std::getline(std::cin, line);
   if (tty) ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
-  std::fprintf(stderr, "\n");
+  out::line(stderr, "");
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
   if (line.empty()) return make_error(ErrorKind::Usage, "no key entered");
   return line;
@@ -207,7 +208,7 @@ int accounts_add(const AddFlags& f) {
   }
   (*doc)["accounts"].push_back(account_json(f, key));
   if (auto ok = write_config_json(path, *doc); !ok) return report(ok.error());
-  std::printf("added account %s to %s\n", f.name.c_str(), path.c_str());
+  out::print("added account {} to {}", f.name, path);
   return kExitOk;
 }
 
@@ -227,7 +228,7 @@ int accounts_rm(const std::string& name) {
         make_error(ErrorKind::Usage, fmt::format("{}: no account named '{}'", path, name)));
   }
   if (auto ok = write_config_json(path, *doc); !ok) return report(ok.error());
-  std::printf("removed account %s from %s\n", name.c_str(), path.c_str());
+  out::print("removed account {} from {}", name, path);
   return kExitOk;
 }
 

@@ -16,6 +16,7 @@
 #include "app/context.hpp"
 #include "azure/discovery.hpp"
 #include "local/task_environment.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -54,22 +55,20 @@ Result<std::string> write_cache(const std::string& data_dir_flag,
 
 void print_found(const std::vector<azure::DiscoveredAccount>& accounts, bool as_json) {
   if (as_json) {
-    json out = json::array();
+    json listing = json::array();
     for (const auto& a : accounts) {
-      out.push_back({{"name", a.config.name},
-                     {"endpoint", a.config.endpoint},
-                     {"subscription", a.subscription},
-                     {"resourceGroup", a.resource_group},
-                     {"location", a.location}});
+      listing.push_back({{"name", a.config.name},
+                         {"endpoint", a.config.endpoint},
+                         {"subscription", a.subscription},
+                         {"resourceGroup", a.resource_group},
+                         {"location", a.location}});
     }
-    std::printf("%s\n", out.dump(2).c_str());
+    out::json(listing);
     return;
   }
-  std::printf("%-24s %-38s %s\n", "NAME", "SUBSCRIPTION", "ENDPOINT");
-  for (const auto& a : accounts) {
-    std::printf("%-24s %-38s %s\n", a.config.name.c_str(), a.subscription.c_str(),
-                a.config.endpoint.c_str());
-  }
+  out::print("{:<24} {:<38} {}", "NAME", "SUBSCRIPTION", "ENDPOINT");
+  for (const auto& a : accounts)
+    out::print("{:<24} {:<38} {}", a.config.name, a.subscription, a.config.endpoint);
 }
 
 int accounts_discover(const std::string& data_dir_flag, bool as_json) {
@@ -77,12 +76,12 @@ int accounts_discover(const std::string& data_dir_flag, bool as_json) {
   if (!settings) return report(settings.error());
   auto found = run_discovery(settings->discovery);
   if (!found) return report(found.error());
-  for (const auto& n : found->notes) std::fprintf(stderr, "trainyard: %s\n", n.c_str());
+  for (const auto& n : found->notes) out::eprint("trainyard: {}", n);
   auto path = write_cache(data_dir_flag, found->accounts);
   if (!path) return report(path.error());
   print_found(found->accounts, as_json);
   if (!as_json) {
-    std::printf("cached %zu discovered account(s) in %s\n", found->accounts.size(), path->c_str());
+    out::print("cached {} discovered account(s) in {}", found->accounts.size(), *path);
   }
   return kExitOk;
 }

@@ -14,6 +14,7 @@
 #include "app/context.hpp"
 #include "commands.hpp"
 #include "emulator/emulator.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -69,10 +70,9 @@ int wait_for_signal() {
 
 int emulator_command(EmulatorFlags f) {
   if (!is_loopback(f.options.bind) && !f.allow_remote) {
-    std::fprintf(stderr,
-                 "trainyard: emulator: --bind %s is not a loopback address; add --allow-remote to "
-                 "serve it\n",
-                 f.options.bind.c_str());
+    out::eprint(
+        "trainyard: emulator: --bind {} is not a loopback address; add --allow-remote to serve it",
+        f.options.bind);
     return kExitUsage;
   }
   bool generated = false;
@@ -89,16 +89,14 @@ int emulator_command(EmulatorFlags f) {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   auto emu = emu::Emulator::start(f.options);
   if (!emu) return report(emu.error());
-  std::printf("export AZURE_BATCH_ENDPOINT=%s\n", (*emu)->endpoint().c_str());
-  std::printf("export AZURE_BATCH_ACCOUNT=%s\n", f.options.account.c_str());
-  std::printf("export AZURE_BATCH_ACCESS_KEY=%s\n", f.options.key_base64.c_str());
-  if (f.options.tls)
-    std::printf("export REQUESTS_CA_BUNDLE=%s\n", (*emu)->ca_certificate().c_str());
-  std::fprintf(stderr, "trainyard emulator: serving account '%s' on %s%s%s; Ctrl-C stops it\n",
-               f.options.account.c_str(), (*emu)->endpoint().c_str(),
-               generated ? " with a generated key" : "",
-               f.options.state_file.empty() ? " (state in memory)"
-                                            : (" (state in " + f.options.state_file + ")").c_str());
+  out::print("export AZURE_BATCH_ENDPOINT={}", (*emu)->endpoint());
+  out::print("export AZURE_BATCH_ACCOUNT={}", f.options.account);
+  out::print("export AZURE_BATCH_ACCESS_KEY={}", f.options.key_base64);
+  if (f.options.tls) out::print("export REQUESTS_CA_BUNDLE={}", (*emu)->ca_certificate());
+  out::eprint("trainyard emulator: serving account '{}' on {}{}{}; Ctrl-C stops it",
+              f.options.account, (*emu)->endpoint(), generated ? " with a generated key" : "",
+              f.options.state_file.empty() ? " (state in memory)"
+                                           : (" (state in " + f.options.state_file + ")").c_str());
   std::fflush(stdout);
   wait_for_signal();
   (*emu)->stop();

@@ -19,6 +19,7 @@
 #include "app/context.hpp"
 #include "core/sanitizer.hpp"
 #include "log_printer.hpp"
+#include "output.hpp"
 #include "sync/entity_refresh.hpp"
 #include "sync/remote_log.hpp"
 
@@ -40,8 +41,7 @@ Error usage(std::string message) {
 // One line on stderr. Service messages are remote text, so the line goes through the sanitizer;
 // bad input exits 2, anything the service or the disk did exits 1.
 int fail(const std::string& what, const Error& e) {
-  auto line = sanitize_text(fmt::format("{}: {}", what, e.message));
-  std::fprintf(stderr, "trainyard: %s\n", line.c_str());
+  out::eprint("trainyard: {}: {}", what, e.message);
   return e.kind == ErrorKind::Usage ? kExitUsage : kExitFailure;
 }
 
@@ -147,8 +147,8 @@ Result<void> read_and_print(Follow& f, bool final_pass) {
   if (st->reset) {
     // The new copy may already be longer than what was printed of the old one.
     f.printed = 0;
-    std::fprintf(stderr, "trainyard: %s was replaced on the node; printing it from its start\n",
-                 sanitize_text(f.tail.ref().path).c_str());
+    out::eprint("trainyard: {} was replaced on the node; printing it from its start",
+                f.tail.ref().path);
   }
   f.printed = print_from(f.tail.cache_path(), f.printed, f.printer);
   return ok_result();

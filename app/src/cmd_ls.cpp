@@ -1,6 +1,4 @@
 // `trainyard ls {accounts,pools,nodes,jobs,tasks}`.
-#include <cstdio>
-
 #include <fmt/format.h>
 
 #include "account_lookup.hpp"
@@ -8,6 +6,7 @@
 #include "app/context.hpp"
 #include "app/wire_json.hpp"
 #include "commands.hpp"
+#include "output.hpp"
 #include "sync/batch_sync.hpp"
 #include "text_table.hpp"
 
@@ -34,8 +33,8 @@ void refresh_batch_account(AppContext& ctx, const LsOptions& o) {
   scope.tasks = o.what == "tasks";
   auto synced = client ? full_sync(*ctx.store, **client, scope) : Result<SyncStats>(client.error());
   if (!synced) {
-    std::fprintf(stderr, "trainyard: %s: showing the cache, the refresh failed: %s\n",
-                 o.account.c_str(), synced.error().message.c_str());
+    out::eprint("trainyard: {}: showing the cache, the refresh failed: {}", o.account,
+                synced.error().message);
   }
 }
 
@@ -45,7 +44,7 @@ int print_json(const std::vector<T>& items, nlohmann::json (*to_wire)(const T&))
   nlohmann::json arr = nlohmann::json::array();
   for (const auto& item : items) arr.push_back(to_wire(item));
   // Command lines and log-derived text are bytes: invalid UTF-8 is written as U+FFFD.
-  std::puts(arr.dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  out::json(arr);
   return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include "azure/pool_spec.hpp"
 #include "commands.hpp"
 #include "core/sanitizer.hpp"
+#include "output.hpp"
 #include "text_table.hpp"
 
 namespace trainyard {
@@ -136,7 +137,7 @@ int autoscale_eval(const CliState& st, const PoolFlags& f) {
         return {};
       },
       [&](ActionSession&) {
-        for (const auto& line : sanitize_lines(eval.text())) std::printf("%s\n", line.text.c_str());
+        for (const auto& line : sanitize_lines(eval.text())) out::line(stdout, line.text);
         // A formula that does not evaluate is a failure for scripts, though the call worked.
         return eval.error.empty() ? kExitOk : kExitFailure;
       });

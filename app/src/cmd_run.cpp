@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -103,7 +104,7 @@ int run_command(const CliState& st, RunOptions o) {
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   auto task = engine.submit(*req);
   if (!task) return report(task.error());
-  std::printf("%s/%s\n", task->job_id.c_str(), task->id.c_str());
+  out::print("{}/{}", task->job_id, task->id);
   return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
 #include "local/process.hpp"
+#include "output.hpp"
 #include "sync/entity_refresh.hpp"
 
 namespace trainyard {
@@ -78,7 +79,7 @@ int run_on_batch(const CliState& st, const RunBatchRequest& r) {
   if (auto added = azure::add_tasks(*s->client, r.job, {*body}); !added)
     return report_failure("run", added.error());
   (void)cache_task(*s->ctx->store, *s->client, r.job, id);
-  std::printf("%s/%s\n", r.job.c_str(), id.c_str());
+  out::print("{}/{}", r.job, id);
   return kExitOk;
 }
 

@@ -1,6 +1,5 @@
 // `trainyard submit FILE`: Batch JSON, Batch AI job.json or Shipyard jobs.yaml, locally or to a
 // Batch account.
-#include <cstdio>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "cmd_submit_batch.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
+#include "output.hpp"
 #include "spec/load.hpp"
 #include "spec_to_local.hpp"
 
@@ -32,18 +32,17 @@ spec::LoadOptions load_options(const SubmitOptions& o) {
 }
 
 void print_summary(const spec::JobSpec& s) {
-  std::printf("job %s: %zu task(s)\n", s.job.id.c_str(), s.tasks.size());
+  out::print("job {}: {} task(s)", s.job.id, s.tasks.size());
   for (size_t i = 0; i < s.tasks.size() && i < 5; ++i)
-    std::printf("  %s  %s\n", s.tasks[i].id.c_str(), s.tasks[i].commandLine.c_str());
-  if (s.tasks.size() > 5) std::printf("  … %zu more\n", s.tasks.size() - 5);
-  for (const auto& u : s.unmapped)
-    std::printf("  not mapped: %s: %s\n", u.place.c_str(), u.what.c_str());
+    out::print("  {}  {}", s.tasks[i].id, s.tasks[i].commandLine);
+  if (s.tasks.size() > 5) out::print("  … {} more", s.tasks.size() - 5);
+  for (const auto& u : s.unmapped) out::print("  not mapped: {}: {}", u.place, u.what);
 }
 
 int dry_run(const std::vector<spec::JobSpec>& specs, bool json) {
   for (const auto& s : specs) {
     if (json)
-      std::puts(spec::to_wire_json(s).c_str());
+      out::json_text(spec::to_wire_json(s));
     else
       print_summary(s);
   }
@@ -71,11 +70,10 @@ int submit_local(const CliState& st, const std::vector<spec::JobSpec>& specs) {
   if (!ctx) return report(ctx.error());
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   for (size_t i = 0; i < specs.size(); ++i) {
-    for (const auto& c : local_caveats(specs[i]))
-      std::fprintf(stderr, "trainyard: note: %s\n", c.c_str());
+    for (const auto& c : local_caveats(specs[i])) out::eprint("trainyard: note: {}", c);
     auto done = engine.submit_all((*reqs)[i], local_job(specs[i]));
     if (!done) return report(done.error());
-    std::printf("%s: %zu task(s) queued\n", specs[i].job.id.c_str(), done->size());
+    out::print("{}: {} task(s) queued", specs[i].job.id, done->size());
   }
   return kExitOk;
 }

@@ -11,6 +11,7 @@
 #include "action_util.hpp"
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
+#include "output.hpp"
 #include "sync/entity_refresh.hpp"
 
 namespace trainyard {
@@ -58,8 +59,8 @@ Result<std::vector<nlohmann::json>> create_or_resume(ActionSession& s, const nlo
   auto have = existing_ids(*s.client, id);
   if (!have) return have.error();
   std::erase_if(tasks, [&](const nlohmann::json& t) { return have->count(t.value("id", "")); });
-  std::fprintf(stderr, "trainyard: note: job %s exists with %zu task(s): adding the %zu missing\n",
-               id.c_str(), have->size(), tasks.size());
+  out::eprint("trainyard: note: job {} exists with {} task(s): adding the {} missing", id,
+              have->size(), tasks.size());
   return tasks;
 }
 
@@ -82,8 +83,7 @@ int submit_to_batch(const CliState& st, const std::string& account,
     auto added = azure::add_tasks(*session->client, id, *missing);
     if (!added) return report_failure("submit job " + id, added.error());
     (void)cache_job(*session->ctx->store, *session->client, id);
-    std::printf("%s: %d task(s) added in %d request(s)\n", id.c_str(), added->added,
-                added->collections);
+    out::print("{}: {} task(s) added in {} request(s)", id, added->added, added->collections);
   }
   return kExitOk;
 }

@@ -1,6 +1,5 @@
 // `trainyard sync [--account A] [--job J] [--json]`: one full pass of Batch accounts into the
 // cache.
-#include <cstdio>
 #include <memory>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "commands.hpp"
+#include "output.hpp"
 #include "sync/batch_sync.hpp"
 
 namespace trainyard {
@@ -43,7 +43,7 @@ int sync_command(const CliState& st, const SyncFlags& f) {
   } else {
     std::vector<std::string> notes;
     targets = known_accounts((*ctx)->settings, notes);
-    for (const auto& n : notes) std::fprintf(stderr, "trainyard: %s\n", n.c_str());
+    for (const auto& n : notes) out::eprint("trainyard: {}", n);
     if (targets.empty())
       return report(
           make_error(ErrorKind::Usage, "no Batch account to sync (see trainyard accounts add)"));
@@ -54,23 +54,21 @@ int sync_command(const CliState& st, const SyncFlags& f) {
   for (const auto& a : targets) {
     auto stats = sync_one(**ctx, a, f.job);
     if (!stats) {
-      std::fprintf(stderr, "trainyard: sync %s: %s\n", a.name.c_str(),
-                   stats.error().message.c_str());
+      out::eprint("trainyard: sync {}: {}", a.name, stats.error().message);
       ++failures;
       continue;
     }
     const std::string what = f.job.empty() ? a.name : a.name + "/" + f.job;
     if (f.json) {
-      std::printf("%s\n", nlohmann::json{{"synced", what},
-                                         {"entities", stats->entities},
-                                         {"deleted", stats->deleted},
-                                         {"requests", stats->requests},
-                                         {"bytes", stats->bytes},
-                                         {"seconds", stats->seconds}}
-                              .dump()
-                              .c_str());
+      out::json(nlohmann::json{{"synced", what},
+                               {"entities", stats->entities},
+                               {"deleted", stats->deleted},
+                               {"requests", stats->requests},
+                               {"bytes", stats->bytes},
+                               {"seconds", stats->seconds}},
+                -1);
     } else {
-      std::printf("%s\n", sync_line(what, *stats).c_str());
+      out::line(stdout, sync_line(what, *stats));
     }
   }
   return failures ? kExitFailure : kExitOk;

@@ -10,6 +10,7 @@
 #include "app/tui.hpp"
 #include "commands.hpp"
 #include "local/process.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -72,8 +73,7 @@ int run_tui(const CliState& st, const TuiFlags& f) {
   o.readonly = st.readonly;
   if (!f.dump_frame.empty()) return dump_frame(**ctx, f.dump_frame, f.keys, o);
   if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-    std::fputs("trainyard: the TUI needs a terminal (use a subcommand, or --dump-frame WxH)\n",
-               stderr);
+    out::eprint("trainyard: the TUI needs a terminal (use a subcommand, or --dump-frame WxH)");
     return kExitUsage;
   }
   auto term = make_ncurses_terminal(*theme);

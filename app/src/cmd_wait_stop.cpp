@@ -12,6 +12,7 @@
 #include "cmd_wait_stop_batch.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -52,8 +53,8 @@ int wait_command(const CliState& st, const RefOptions& o) {
   if (!t) return report(t.error());
   if (t->execution_info.exit_code) return *t->execution_info.exit_code;
   const auto& f = t->execution_info.failure_info;
-  std::fprintf(stderr, "trainyard: %s has no exit code: %s\n", o.ref.c_str(),
-               f ? (f->code + ": " + f->message).c_str() : "unknown");
+  out::eprint("trainyard: {} has no exit code: {}", o.ref,
+              f ? f->code + ": " + f->message : std::string("unknown"));
   return kExitFailure;
 }
 
@@ -70,7 +71,7 @@ int stop_command(const CliState& st, const RefOptions& o) {
   if (auto r = engine.request_stop(ref->first, ref->second, grace); !r) return report(r.error());
   auto t = wait_completed(**ctx, ref->first, ref->second);
   if (!t) return report(t.error());
-  std::printf("%s stopped\n", o.ref.c_str());
+  out::print("{} stopped", o.ref);
   return kExitOk;
 }
 
@@ -132,8 +133,7 @@ int rm_command(const CliState& st, const RefOptions& o) {
       rc = report(r.error());
       continue;
     }
-    std::printf("removed %s/%s (%.1f MB)\n", job.c_str(), task.c_str(),
-                static_cast<double>(bytes) / 1e6);
+    out::print("removed {}/{} ({:.1f} MB)", job, task, static_cast<double>(bytes) / 1e6);
   }
   return rc;
 }

@@ -10,6 +10,7 @@
 #include "action_util.hpp"
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
+#include "output.hpp"
 #include "sync/entity_refresh.hpp"
 
 namespace trainyard {
@@ -33,8 +34,8 @@ Result<Task> wait_batch_task(ActionSession& s, const std::string& job, const std
 int exit_status(const std::string& ref, const Task& t) {
   if (t.execution_info.exit_code) return *t.execution_info.exit_code;
   const auto& f = t.execution_info.failure_info;
-  std::fprintf(stderr, "trainyard: %s has no exit code: %s\n", ref.c_str(),
-               f ? (f->code + ": " + f->message).c_str() : "unknown");
+  out::eprint("trainyard: {} has no exit code: {}", ref,
+              f ? f->code + ": " + f->message : std::string("unknown"));
   return kExitFailure;
 }
 
@@ -75,7 +76,7 @@ int rm_batch(const CliState& st, const std::string& account,
       continue;
     }
     forget_task(*s, job, task);
-    std::printf("removed %s/%s\n", job.c_str(), task.c_str());
+    out::print("removed {}/{}", job, task);
   }
   return rc;
 }

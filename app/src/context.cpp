@@ -13,6 +13,7 @@
 #include "gpu_probe.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 namespace {
@@ -49,7 +50,7 @@ int exit_code_for(const Error& e) {
 }
 
 int report(const Error& e) {
-  std::fprintf(stderr, "trainyard: %s\n", e.message.c_str());
+  out::eprint("trainyard: {}", e.message);
   return exit_code_for(e);
 }
 

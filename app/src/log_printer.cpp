@@ -1,22 +1,21 @@
 #include "log_printer.hpp"
+#include "output.hpp"
 
 namespace trainyard {
 
 void LogPrinter::emit_lines() {
   for (const auto& line : sanitizer_.take_lines()) {
-    std::fwrite(line.text.data(), 1, line.text.size(), out_);
     // A line cut at the length cap continues on the next one: no newline between them.
-    if (!line.split) std::fputc('\n', out_);
+    if (line.split)
+      out::text(out_, line.text);
+    else
+      out::line(out_, line.text);
   }
   std::fflush(out_);
 }
 
 void LogPrinter::write(std::string_view bytes) {
-  if (raw_) {
-    std::fwrite(bytes.data(), 1, bytes.size(), out_);
-    std::fflush(out_);
-    return;
-  }
+  if (raw_) return out::raw(out_, bytes);
   sanitizer_.feed(bytes);
   emit_lines();
 }

@@ -7,13 +7,15 @@
 
 namespace trainyard {
 
-/// Columns padded to their widest cell; the last column is not padded.
+/// Columns padded to their widest cell (in terminal columns); the last column is not padded.
+/// Every cell is sanitized as it is added (one inert line), so no text from outside drives the
+/// terminal and the padding counts what is shown.
 class TextTable {
  public:
-  explicit TextTable(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  explicit TextTable(const std::vector<std::string>& header) { add(header); }
   /// Adds a row (as many cells as the header).
-  void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
-  /// Writes the table.
+  void add(const std::vector<std::string>& row);
+  /// Writes the table through the CLI's writer.
   void print(std::FILE* out) const;
 
  private:

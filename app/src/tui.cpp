@@ -11,6 +11,7 @@
 
 #include "frame_stats.hpp"
 #include "local/nvml_source.hpp"
+#include "output.hpp"
 #include "tui_state.hpp"
 #include "widgets/box.hpp"
 #include "widgets/help_overlay.hpp"
@@ -293,7 +294,7 @@ int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys
                TuiOptions options) {
   int w = 0, h = 0;
   if (std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 1000 || h > 1000) {
-    std::fprintf(stderr, "trainyard: --dump-frame '%s': expected WxH, e.g. 120x40\n", size.c_str());
+    out::eprint("trainyard: --dump-frame '{}': expected WxH, e.g. 120x40", size);
     return 2;
   }
   HeadlessTerminal term({w, h});
@@ -304,7 +305,7 @@ int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys
   for (std::string name; in >> name && !tui.done();) {
     auto k = parse_key_name(name);
     if (!k) {
-      std::fprintf(stderr, "trainyard: --keys: unknown key '%s'\n", name.c_str());
+      out::eprint("trainyard: --keys: unknown key '{}'", name);
       return 2;
     }
     tui.handle_key(*k);
@@ -312,7 +313,7 @@ int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys
   }
   tui.refresh();
   tui.draw();
-  std::puts(term.last_frame().to_text().c_str());
+  out::lines(stdout, term.last_frame().to_text());
   return 0;
 }
 
