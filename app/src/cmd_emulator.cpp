@@ -1,9 +1,13 @@
 // `trainyard emulator`: serve a wire-compatible Azure Batch account on loopback.
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -14,7 +18,10 @@
 #include "app/context.hpp"
 #include "commands.hpp"
 #include "emulator/emulator.hpp"
+#include "local/task_environment.hpp"
 #include "output.hpp"
+
+extern char** environ;
 
 namespace trainyard {
 namespace {
@@ -23,12 +30,9 @@ struct EmulatorFlags {
   emu::EmulatorOptions options;
   std::string key_file;
   std::string key;
+  std::string env_file;
   bool allow_remote = false;
 };
-
-bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
 
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
@@ -56,6 +60,65 @@ Result<std::string> account_key(const EmulatorFlags& f, bool& generated) {
   return emu::generate_account_key();
 }
 
+// The emulator's children (task supervisors, `docker info`) inherit its environment, so the key
+// and every other secret variable leave it once read. Their text is overwritten too, names and
+// values: /proc/PID/environ shows the environment as it was at exec, not as unsetenv left it.
+// Called before any thread starts (unsetenv is not thread-safe).
+void drop_secret_variables() {
+  std::vector<std::pair<std::string, char*>> secrets;  // name, and the entry's own text
+  for (char** e = environ; e && *e; ++e) {
+    const char* eq = std::strchr(*e, '=');
+    if (!eq) continue;
+    std::string name(*e, static_cast<size_t>(eq - *e));
+    if (is_secret_variable(name)) secrets.emplace_back(std::move(name), *e);
+  }
+  for (const auto& [name, text] : secrets) {
+    ::unsetenv(name.c_str());
+    std::memset(text, 0, std::strlen(text));
+  }
+}
+
+// A value as one shell word: as it is when nothing in it is special, else single-quoted.
+std::string shell_word(const std::string& v) {
+  const bool plain = !v.empty() && v.find_first_not_of(
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+                                       "qrstuvwxyz0123456789@%+=:,./_-") == std::string::npos;
+  if (plain) return v;
+  std::string out = "'";
+  for (char c : v) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// What a client needs, as `export` lines for `.`/`source`.
+std::string export_lines(const emu::Emulator& emu, const emu::EmulatorOptions& o) {
+  std::string out = "export AZURE_BATCH_ENDPOINT=" + shell_word(emu.endpoint()) + "\n";
+  out += "export AZURE_BATCH_ACCOUNT=" + shell_word(o.account) + "\n";
+  out += "export AZURE_BATCH_ACCESS_KEY=" + shell_word(o.key_base64) + "\n";
+  if (o.tls) out += "export REQUESTS_CA_BUNDLE=" + shell_word(emu.ca_certificate()) + "\n";
+  return out;
+}
+
+// Writes `text` to `path` readable by the owner only from its first byte: a new file of mode
+// 0600 (O_EXCL, whatever the umask) renamed over `path`, so a reader sees the old file or all of
+// the new one.
+Result<void> write_private_file(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".XXXXXX";
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  auto failure = [&path] {
+    return make_error(ErrorKind::Io, fmt::format("{}: cannot write the environment file: {}", path,
+                                                 std::strerror(errno)));
+  };
+  if (fd < 0) return failure();
+  bool ok = ::fchmod(fd, S_IRUSR | S_IWUSR) == 0 &&
+            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+            ::fsync(fd) == 0;
+  ok = ::close(fd) == 0 && ok && ::rename(tmp.c_str(), path.c_str()) == 0;
+  if (ok) return {};
+  auto error = failure();
+  ::unlink(tmp.c_str());
+  return error;
+}
+
 int wait_for_signal() {
   sigset_t set;
   sigemptyset(&set);
@@ -69,7 +132,7 @@ int wait_for_signal() {
 }
 
 int emulator_command(EmulatorFlags f) {
-  if (!is_loopback(f.options.bind) && !f.allow_remote) {
+  if (!emu::is_loopback_address(f.options.bind) && !f.allow_remote) {
     out::eprint(
         "trainyard: emulator: --bind {} is not a loopback address; add --allow-remote to serve it",
         f.options.bind);
@@ -79,6 +142,7 @@ int emulator_command(EmulatorFlags f) {
   auto key = account_key(f, generated);
   if (!key) return report(key.error());
   f.options.key_base64 = *key;
+  drop_secret_variables();
   char exe[4096];
   ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) f.options.trainyard_exe.assign(exe, static_cast<size_t>(n));
@@ -89,14 +153,18 @@ int emulator_command(EmulatorFlags f) {
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
   auto emu = emu::Emulator::start(f.options);
   if (!emu) return report(emu.error());
-  out::print("export AZURE_BATCH_ENDPOINT={}", (*emu)->endpoint());
-  out::print("export AZURE_BATCH_ACCOUNT={}", f.options.account);
-  out::print("export AZURE_BATCH_ACCESS_KEY={}", f.options.key_base64);
-  if (f.options.tls) out::print("export REQUESTS_CA_BUNDLE={}", (*emu)->ca_certificate());
-  out::eprint("trainyard emulator: serving account '{}' on {}{}{}; Ctrl-C stops it",
+  const std::string exports = export_lines(**emu, f.options);
+  if (f.env_file.empty()) {
+    out::lines(stdout, std::string_view(exports).substr(0, exports.size() - 1));  // no blank line
+  } else if (auto written = write_private_file(f.env_file, exports); !written) {
+    (*emu)->stop();
+    return report(written.error());
+  }
+  out::eprint("trainyard emulator: serving account '{}' on {}{}{}{}; Ctrl-C stops it",
               f.options.account, (*emu)->endpoint(), generated ? " with a generated key" : "",
               f.options.state_file.empty() ? " (state in memory)"
-                                           : (" (state in " + f.options.state_file + ")").c_str());
+                                           : (" (state in " + f.options.state_file + ")").c_str(),
+              f.env_file.empty() ? "" : ("; `. " + f.env_file + "` sets the variables").c_str());
   std::fflush(stdout);
   wait_for_signal();
   (*emu)->stop();
@@ -126,6 +194,10 @@ void register_emulator(CLI::App& app, CliState& st) {
   cmd->add_option(
       "--faults", f->options.faults,
       "Inject faults: 429=R,503=R,500=R,reset=R,truncate=R,latency=MS,retry-after=S,seed=N");
+  cmd->add_option("--env-file", f->env_file,
+                  "Write the export lines to FILE (mode 0600) instead of printing them");
+  cmd->add_flag("--identity", f->options.identity,
+                "Also serve the Entra ID token, IMDS and management-plane endpoints");
   cmd->add_flag("--tls", f->options.tls, "Serve HTTPS with a generated CA (its path is printed)");
   cmd->add_option("--node-step-ms", f->options.node_step_ms,
                   "Time each node allocation and boot step takes")

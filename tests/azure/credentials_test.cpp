@@ -179,7 +179,7 @@ TEST(SharedKeyTest, KeyThatIsNotBase64IsAnAuthErrorWithoutTheKey) {
 }
 
 struct EmulatorFixture : ::testing::Test {
-  azuretest::EmulatorProcess emu;
+  azuretest::EmulatorProcess emu{{"--identity"}};  // token endpoint and IMDS
   std::shared_ptr<HttpClient> http = std::make_shared<HttpClient>();
 
   HttpRequest get(const std::string& path, const char* method = "GET") {

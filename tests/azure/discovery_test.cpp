@@ -94,7 +94,7 @@ class DiscoveryEmulator : public ::testing::Test {
     return n;
   }
 
-  azuretest::EmulatorProcess emu;
+  azuretest::EmulatorProcess emu{{"--identity"}};  // token endpoint and management plane
   std::shared_ptr<HttpClient> http = std::make_shared<HttpClient>();
 };
 

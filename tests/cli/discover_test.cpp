@@ -54,7 +54,7 @@ class DiscoverCli : public Cli {
     return json();
   }
 
-  azuretest::EmulatorProcess emu_;
+  azuretest::EmulatorProcess emu_{{"--identity"}};  // token endpoint and management plane
 };
 
 TEST_F(DiscoverCli, DiscoveredAccountIsCachedListedAndSyncs) {

@@ -7,10 +7,11 @@
 #   A  account tya, key on its command line (--key: test only; exactly its ps line is exempt);
 #      reached through config.json with the key inline (auth.key, mode 0600): SharedKey.
 #   B  account tyb, key from --key-file; reached through AZURE_BATCH_ACCOUNT/_ENDPOINT/_ACCESS_KEY.
-#   C  account tyc, key from TRAINYARD_EMULATOR_KEY; its key is the client secret of a service
-#      principal (the emulator's token endpoint takes the account key as the secret), configured
-#      with clientSecretEnv and with clientSecretCommand; an azureCli account whose `az` (a stub)
-#      gets a real token from C and notes it; a managedIdentity account on C's IMDS endpoint.
+#   C  account tyc, key from TRAINYARD_EMULATOR_KEY, with --identity; its key is the client
+#      secret of a service principal (the emulator's token endpoint takes the account key as the
+#      secret), configured with clientSecretEnv and with clientSecretCommand; an azureCli account
+#      whose `az` (a stub) gets a real token from C and notes it; a managedIdentity account on C's
+#      IMDS endpoint.
 # trainyard then lists and tests the accounts, creates pools, runs tasks, tails their logs with
 # `logs -f`, syncs every account and browses two of them in the TUI under tmux, while `ps` and the
 # tmux screens are sampled. Finally every file under the sandbox (the data directory with its
@@ -250,7 +251,7 @@ setup() {
   STEP="emulators"
   start_emulator A tya --key "$KA"
   start_emulator B tyb --key-file "$EMU/key-b"
-  TRAINYARD_EMULATOR_KEY=$KC start_emulator C tyc
+  TRAINYARD_EMULATOR_KEY=$KC start_emulator C tyc --identity
   wait_emulator A
   wait_emulator B
   wait_emulator C

@@ -2,8 +2,9 @@
 """`trainyard emulator` over plain HTTP: what the SDK conformance scripts do not reach.
 
 Request ids, api-versions, SharedKey failures, bearer tokens (token endpoint, IMDS, management
-plane), fault injection and counters, `--state` across a restart, `--seed-tasks` paging, autoscale,
-node counts, job and node actions. Uses only the standard library and signs requests itself.
+plane, served with --identity), fault injection and counters, `--state` across a restart,
+`--seed-tasks` paging, autoscale, node counts, job and node actions. Uses only the standard
+library and signs requests itself.
 
     emulator_http_test.py PATH/TO/trainyard
 """
@@ -32,11 +33,12 @@ def check(name, ok, detail=""):
 
 
 class Emulator:
-    def __init__(self, exe, *extra, key=None):
-        self.key = key or base64.b64encode(os.urandom(64)).decode()
-        self.proc = subprocess.Popen([exe, "emulator", "--port", "0", "--key", self.key,
-                                      "--node-step-ms", "100", *extra],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def __init__(self, exe, *extra, key=None, env=None):
+        """`env`: the emulator's whole environment; with TRAINYARD_EMULATOR_KEY in it, no --key."""
+        self.key = key or (env or {}).get("TRAINYARD_EMULATOR_KEY") or base64.b64encode(os.urandom(64)).decode()
+        key_args = [] if (env or {}).get("TRAINYARD_EMULATOR_KEY") else ["--key", self.key]
+        self.proc = subprocess.Popen([exe, "emulator", "--port", "0", *key_args, "--node-step-ms", "100", *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.env = {}
         for line in self.proc.stdout:
             name, _, value = line.strip().removeprefix("export ").partition("=")
@@ -484,9 +486,13 @@ def main():
             test_protocol(e)
             test_pools_and_nodes(e)
             test_jobs_and_tasks(e)
-            test_identity(e)
             test_faults(e)
             test_hostile_clients(e)
+        finally:
+            e.stop()
+        e = Emulator(exe, "--identity")
+        try:
+            test_identity(e)
         finally:
             e.stop()
         test_seed_paging(exe)

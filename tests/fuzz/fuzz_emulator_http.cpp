@@ -29,7 +29,8 @@ namespace {
 constexpr const char* kKey = "ZnV6ei1rZXktZm9yLXRoZS1lbXVsYXRvci1oYXJuZXNzLW9ubHk=";
 
 struct Harness {
-  emu::Service service{emu::EmulatorOptions{.account = "fuzz", .key_base64 = kKey}, nullptr};
+  emu::Service service{
+      emu::EmulatorOptions{.account = "fuzz", .key_base64 = kKey, .identity = true}, nullptr};
   httplib::Server server;
   std::thread thread;
   std::string base;

@@ -61,6 +61,16 @@ std::string generate_account_key() {
   return out;
 }
 
+bool is_loopback_address(const std::string& host) {
+  if (host == "localhost") return true;
+  in_addr v4{};
+  if (::inet_pton(AF_INET, host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, host.c_str(), &v6) != 1) return false;
+  if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+  return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+}
+
 namespace {
 
 Result<void> check_key(const std::string& key) {
@@ -148,6 +158,9 @@ Result<std::unique_ptr<Emulator>> Emulator::start(EmulatorOptions options) {
   // them all for long).
   srv.set_read_timeout(10, 0);
   srv.set_keep_alive_timeout(30);
+  // Headers and body go out in separate writes: with Nagle's algorithm the body of every small
+  // answer waited for the client's delayed ACK (about 40 ms).
+  srv.set_tcp_nodelay(true);
   impl->service->install(srv);
   impl->port = options.port
                    ? (srv.bind_to_port(options.bind.c_str(), options.port) ? options.port : -1)

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "emulator/shared_key_check.hpp"
 #include "service.hpp"
 
 namespace trainyard::emu {
@@ -48,7 +49,7 @@ void Service::token_endpoint(Call& c) {
   }
   if (field("client_id").empty())
     return oauth_error(c, 400, "invalid_request", "AADSTS900144: client_id is missing");
-  if (field("client_secret") != options_.key_base64) {
+  if (!same_secret(field("client_secret"), options_.key_base64)) {
     return oauth_error(c, 401, "invalid_client", "AADSTS7000215: Invalid client secret provided.");
   }
   const std::string audience = field("scope").empty() ? field("resource") : field("scope");

@@ -1,13 +1,30 @@
-// The route table: every operation's method, path pattern and handler. The HTTP server and the
-// journal's replay at start both route through it.
+// The route table: every operation's method, path pattern and handler, what a request must pass
+// to reach it and whether it changes the account. The HTTP server, the checks before routing and
+// the journal (what to record, what to replay) all go by it.
 #include "service.hpp"
 
 namespace trainyard::emu {
 
 std::vector<Service::Route> Service::build_routes() {
   std::vector<Route> table;
-  auto add = [&table](const char* method, const std::string& pattern, Handler fn) {
-    table.push_back(Route{method, pattern, std::regex(pattern), std::move(fn)});
+  auto route = [&table](const char* method, const std::string& pattern, Handler fn, Gate gate,
+                        bool changes_account) {
+    table.push_back(
+        Route{method, pattern, std::regex(pattern), std::move(fn), gate, changes_account});
+  };
+  // A Batch operation: signed; every one but a read changes the account.
+  auto add = [&route](const char* method, const std::string& pattern, Handler fn) {
+    route(method, pattern, std::move(fn), Gate::Signed, std::string_view(method) != "GET");
+  };
+  // A file operation: signed; a delete changes a node's disk, not the account.
+  auto add_file = [&route](const char* method, const std::string& pattern, Handler fn) {
+    route(method, pattern, std::move(fn), Gate::Signed, false);
+  };
+  auto add_identity = [&route](const char* method, const std::string& pattern, Handler fn) {
+    route(method, pattern, std::move(fn), Gate::Identity, false);
+  };
+  auto add_control = [&route](const char* method, const std::string& pattern, Handler fn) {
+    route(method, pattern, std::move(fn), Gate::Control, false);
   };
   using M = httplib::Match;
   const std::string id = "([^/]+)";
@@ -32,12 +49,12 @@ std::vector<Service::Route> Service::build_routes() {
       [this](Call& c, const M& m) { node_action(c, m[1], m[2], m[3]); });
   add("GET", "/pools/" + id + "/nodes/" + id + "/remoteloginsettings",
       [this](Call& c, const M& m) { node_action(c, m[1], m[2], "remoteloginsettings"); });
-  add("GET", "/pools/" + id + "/nodes/" + id + "/files",
-      [this](Call& c, const M& m) { list_node_files(c, m[1], m[2]); });
-  add("GET", "/pools/" + id + "/nodes/" + id + "/files/(.+)",
-      [this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); });
-  add("DELETE", "/pools/" + id + "/nodes/" + id + "/files/(.+)",
-      [this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); });
+  add_file("GET", "/pools/" + id + "/nodes/" + id + "/files",
+           [this](Call& c, const M& m) { list_node_files(c, m[1], m[2]); });
+  add_file("GET", "/pools/" + id + "/nodes/" + id + "/files/(.+)",
+           [this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); });
+  add_file("DELETE", "/pools/" + id + "/nodes/" + id + "/files/(.+)",
+           [this](Call& c, const M& m) { node_file(c, m[1], m[2], m[3]); });
   add("GET", "/nodecounts", [this](Call& c, const M&) { node_counts(c); });
   add("GET", "/supportedimages", [this](Call& c, const M&) { supported_images(c); });
   // Jobs and tasks
@@ -67,28 +84,41 @@ std::vector<Service::Route> Service::build_routes() {
       [this](Call& c, const M& m) { task_action(c, m[1], m[2], m[3]); });
   add("GET", "/jobs/" + id + "/tasks/" + id + "/subtasksinfo",
       [this](Call& c, const M& m) { subtasks_info(c, m[1], m[2]); });
-  add("GET", "/jobs/" + id + "/tasks/" + id + "/files",
-      [this](Call& c, const M& m) { list_task_files(c, m[1], m[2]); });
-  add("GET", "/jobs/" + id + "/tasks/" + id + "/files/(.+)",
-      [this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); });
-  add("DELETE", "/jobs/" + id + "/tasks/" + id + "/files/(.+)",
-      [this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); });
+  add_file("GET", "/jobs/" + id + "/tasks/" + id + "/files",
+           [this](Call& c, const M& m) { list_task_files(c, m[1], m[2]); });
+  add_file("GET", "/jobs/" + id + "/tasks/" + id + "/files/(.+)",
+           [this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); });
+  add_file("DELETE", "/jobs/" + id + "/tasks/" + id + "/files/(.+)",
+           [this](Call& c, const M& m) { task_file(c, m[1], m[2], m[3]); });
   // Identity, management plane and control
-  add("POST", "/([^/]+)/oauth2/(v2\\.0/)?token", [this](Call& c, const M&) { token_endpoint(c); });
-  add("GET", "/metadata/identity/oauth2/token", [this](Call& c, const M&) { imds_endpoint(c); });
-  add("GET", "/subscriptions/([^/]+)/providers/Microsoft.Batch/batchAccounts",
-      [this](Call& c, const M&) { arm_list_accounts(c); });
-  add("GET",
+  add_identity("POST", "/([^/]+)/oauth2/(v2\\.0/)?token",
+               [this](Call& c, const M&) { token_endpoint(c); });
+  add_identity("GET", "/metadata/identity/oauth2/token",
+               [this](Call& c, const M&) { imds_endpoint(c); });
+  add_identity("GET", "/subscriptions/([^/]+)/providers/Microsoft.Batch/batchAccounts",
+               [this](Call& c, const M&) { arm_list_accounts(c); });
+  add_identity(
+      "GET",
       "/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft.Batch/batchAccounts",
       [this](Call& c, const M&) { arm_list_accounts(c); });
-  add("POST",
+  add_identity(
+      "POST",
       "/subscriptions/([^/]+)/resourceGroups/([^/]+)/providers/Microsoft.Batch/batchAccounts/([^/"
       "]+)/listKeys",
       [this](Call& c, const M&) { arm_list_keys(c); });
-  add("POST", "/__trainyard/(faults|preempt|counters|reset-counters)",
-      [this](Call& c, const M& m) { control(c, m[1]); });
-  add("GET", "/__trainyard/(counters)", [this](Call& c, const M& m) { control(c, m[1]); });
+  add_control("POST", "/__trainyard/(faults|preempt|counters|reset-counters)",
+              [this](Call& c, const M& m) { control(c, m[1]); });
+  add_control("GET", "/__trainyard/(counters)", [this](Call& c, const M& m) { control(c, m[1]); });
   return table;
+}
+
+const Service::Route* Service::find_route(const std::string& method, const std::string& path,
+                                          httplib::Match& matches) const {
+  const std::string_view wanted = method == "HEAD" ? "GET" : std::string_view(method);
+  for (const auto& r : routes_) {
+    if (r.method == wanted && std::regex_match(path, matches, r.regex)) return &r;
+  }
+  return nullptr;
 }
 
 }  // namespace trainyard::emu

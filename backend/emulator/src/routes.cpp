@@ -31,11 +31,6 @@ bool known_api_version(const std::string& v) {
 // Set by the fault dice in pre-routing; the post-routing step then cuts the body short.
 thread_local bool t_truncate = false;
 
-bool is_identity_path(const std::string& path) {
-  return path.find("/oauth2/") != std::string::npos || path.rfind("/subscriptions/", 0) == 0 ||
-         path.rfind("/metadata/identity/", 0) == 0;
-}
-
 // Answers a body cut short: the status line and headers go out, then the connection closes.
 void cut_short(httplib::Response& res, std::string body, bool nothing) {
   auto shared = std::make_shared<std::string>(std::move(body));
@@ -75,6 +70,66 @@ bool Service::authorized(Call& c) {
   return false;
 }
 
+bool Service::valid_query(Call& c) {
+  if (!c.has_param("api-version")) {
+    c.error(400, "MissingRequiredQueryParameter",
+            "A query parameter that's mandatory for this request is not specified.",
+            {{"QueryParameterName", "api-version"}});
+    return false;
+  }
+  if (!known_api_version(c.param("api-version"))) {
+    c.error(400, "InvalidQueryParameterValue",
+            "Value for one of the query parameters specified in the request URI is invalid.",
+            {{"QueryParameterName", "api-version"},
+             {"QueryParameterValue", c.param("api-version")},
+             {"Reason", "The api-version is not supported by this service"}});
+    return false;
+  }
+  if (!c.has_param("timeout")) return true;
+  const auto v = c.param("timeout");
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9) {
+    c.error(400, "InvalidQueryParameterValue",
+            "Value for one of the query parameters specified in the request URI is invalid.",
+            {{"QueryParameterName", "timeout"}, {"QueryParameterValue", v}});
+    return false;
+  }
+  return true;
+}
+
+httplib::Server::HandlerResponse Service::inject_fault(Call& c) {
+  using R = httplib::Server::HandlerResponse;
+  auto rates = faults_.rates();
+  if (rates.latency_ms > 0)
+    std::this_thread::sleep_for(std::chrono::milliseconds(rates.latency_ms));
+  switch (faults_.draw()) {
+    case Fault::None:
+      return R::Unhandled;
+    case Fault::Throttle:
+      c.res.set_header("Retry-After", std::to_string(rates.retry_after_s));
+      c.error(429, "TooManyRequests",
+              "Request failed as server encountered too many requests. Please try again.");
+      return R::Handled;
+    case Fault::Busy:
+      c.res.set_header("Retry-After", std::to_string(rates.retry_after_s));
+      c.error(503, "ServerBusy", "The Batch service is currently unable to receive requests.");
+      return R::Handled;
+    case Fault::Internal:
+      c.error(500, "InternalError",
+              "The server encountered an internal error. Please retry the request.");
+      return R::Handled;
+    case Fault::Reset:
+      cut_short(c.res, std::string(256, ' '), true);
+      return R::Handled;
+    case Fault::Truncate:
+      t_truncate = true;
+      return R::Unhandled;  // answered normally, then cut in the post-routing step
+  }
+  return R::Unhandled;
+}
+
+// Runs before the request's body is read, so an unauthenticated body is never taken in. What a
+// request must pass comes from the route it will take, never from the text of its path (a job
+// may be named `oauth2`).
 httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
                                                     httplib::Response& res) {
   using R = httplib::Server::HandlerResponse;
@@ -85,60 +140,19 @@ httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
     res.set_header("client-request-id", req.get_header_value("client-request-id"));
   }
   Call c = call(req, res);
-  if (is_identity_path(req.path)) return R::Unhandled;
-  if (!c.has_param("api-version")) {
-    c.error(400, "MissingRequiredQueryParameter",
-            "A query parameter that's mandatory for this request is not specified.",
-            {{"QueryParameterName", "api-version"}});
+  httplib::Match matches;
+  const Route* route = find_route(req.method, req.path, matches);
+  const Gate gate = route ? route->gate : Gate::Signed;  // unknown: 404 once signed
+  if (gate == Gate::Identity) {
+    if (options_.identity) return R::Unhandled;
+    c.error(404, "ResourceNotFound",
+            "The emulator serves the token, IMDS and management endpoints only when started with "
+            "--identity.");
     return R::Handled;
   }
-  if (!known_api_version(c.param("api-version"))) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
-            {{"QueryParameterName", "api-version"},
-             {"QueryParameterValue", c.param("api-version")},
-             {"Reason", "The api-version is not supported by this service"}});
-    return R::Handled;
-  }
-  for (const char* name : {"timeout"}) {
-    if (!c.has_param(name)) continue;
-    const auto v = c.param(name);
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9) {
-      c.error(400, "InvalidQueryParameterValue",
-              "Value for one of the query parameters specified in the request URI is invalid.",
-              {{"QueryParameterName", name}, {"QueryParameterValue", v}});
-      return R::Handled;
-    }
-  }
-  if (!authorized(c)) return R::Handled;
-  if (req.path.rfind("/__trainyard/", 0) == 0) return R::Unhandled;  // control: no faults
-  auto rates = faults_.rates();
-  if (rates.latency_ms > 0)
-    std::this_thread::sleep_for(std::chrono::milliseconds(rates.latency_ms));
-  switch (faults_.draw()) {
-    case Fault::None:
-      return R::Unhandled;
-    case Fault::Throttle:
-      res.set_header("Retry-After", std::to_string(rates.retry_after_s));
-      c.error(429, "TooManyRequests",
-              "Request failed as server encountered too many requests. Please try again.");
-      return R::Handled;
-    case Fault::Busy:
-      res.set_header("Retry-After", std::to_string(rates.retry_after_s));
-      c.error(503, "ServerBusy", "The Batch service is currently unable to receive requests.");
-      return R::Handled;
-    case Fault::Internal:
-      c.error(500, "InternalError",
-              "The server encountered an internal error. Please retry the request.");
-      return R::Handled;
-    case Fault::Reset:
-      cut_short(res, std::string(256, ' '), true);
-      return R::Handled;
-    case Fault::Truncate:
-      t_truncate = true;
-      return R::Unhandled;  // answered normally, then cut in the post-routing step
-  }
-  return R::Unhandled;
+  if (!valid_query(c) || !authorized(c)) return R::Handled;
+  if (gate == Gate::Control) return R::Unhandled;  // the test's control endpoint: no faults
+  return inject_fault(c);
 }
 
 void Service::install(httplib::Server& s) {

@@ -67,14 +67,29 @@ class Service {
 
  private:
   using Handler = std::function<void(Call&, const httplib::Match&)>;
+  /// What a request must pass before its route's handler runs.
+  enum class Gate {
+    Signed,    ///< a known api-version and SharedKey or a bearer token; faults apply
+    Control,   ///< as Signed, but never faulted (the test's own control endpoint)
+    Identity,  ///< token, IMDS and management endpoints: only with `--identity`; they check
+               ///< their own credentials (client secret, `Metadata: true`, bearer token)
+  };
   /// One operation: the HTTP server and the journal's replay both route through the table.
   struct Route {
     std::string method;
     std::string pattern;
     std::regex regex;
     Handler fn;
+    Gate gate = Gate::Signed;
+    /// Answered 2xx, it changed the account: journaled with `--state`. Files are not (they
+    /// live on disk, durable on their own), nor tokens, faults and counters.
+    bool changes_account = false;
   };
   std::vector<Route> build_routes();
+  /// The route `method` (HEAD as GET) and `path` take, as the server picks it (the first in
+  /// table order); nullptr when none does.
+  const Route* find_route(const std::string& method, const std::string& path,
+                          httplib::Match& matches) const;
   /// Runs a route's handler; a change it acknowledges is journaled (with `--state`) before
   /// the answer goes out.
   void answer(const Route& r, const httplib::Request& req, httplib::Response& res);
@@ -87,7 +102,11 @@ class Service {
 
   // Common checks of every request, run before routing: ids, api-version, auth, faults.
   httplib::Server::HandlerResponse pre_route(const httplib::Request& req, httplib::Response& res);
+  /// A known api-version and a valid `timeout`; else answers 400.
+  bool valid_query(Call& c);
   bool authorized(Call& c);
+  /// Draws from `--faults`: answers the fault (Handled) or lets the request through.
+  httplib::Server::HandlerResponse inject_fault(Call& c);
   Call call(const httplib::Request& req, httplib::Response& res);
   bool parse_list(Call& c, ListKind kind, ListQuery& q);
   void finish_page(Call& c, std::string& body, bool more, const std::string& last_id);

@@ -380,4 +380,14 @@ AuthFailure check_shared_key(const ReceivedRequest& req, std::string_view accoun
       auth.signature, string_to_sign(req, auth.account, SignVariant{})));
 }
 
+bool same_secret(std::string_view given, std::string_view expected) {
+  // Digests of both: equal lengths whatever was sent, and a time that tells nothing of either.
+  unsigned char a[EVP_MAX_MD_SIZE], b[EVP_MAX_MD_SIZE];
+  unsigned int na = 0, nb = 0;
+  if (EVP_Digest(given.data(), given.size(), a, &na, EVP_sha256(), nullptr) != 1 ||
+      EVP_Digest(expected.data(), expected.size(), b, &nb, EVP_sha256(), nullptr) != 1)
+    return false;
+  return na == nb && CRYPTO_memcmp(a, b, na) == 0;
+}
+
 }  // namespace trainyard::emu

@@ -25,6 +25,8 @@ struct EmulatorOptions {
   std::string trainyard_exe;  ///< binary that runs `__supervise` for the engine
   int node_step_ms = 400;     ///< time each node allocation/boot phase takes
   int tick_ms = 100;          ///< simulation step
+  /// Serves the Entra ID token, IMDS and management-plane endpoints (`--identity`).
+  bool identity = false;
   /// HTTP worker threads. Each open connection holds one while it is read (an idle keep-alive
   /// connection of an SDK, a slow client), so there are enough for many.
   int threads = 64;
@@ -58,5 +60,9 @@ class Emulator {
 
 /// A new random account key (64 bytes, base64), as the service generates them.
 std::string generate_account_key();
+
+/// Whether `host` is "localhost" or an address of this machine's loopback: 127.0.0.0/8, ::1,
+/// or ::ffff:127.x.y.z. Parsed as an address: "127.evil.example" is a host name, not loopback.
+bool is_loopback_address(const std::string& host);
 
 }  // namespace trainyard::emu

@@ -65,6 +65,9 @@ std::vector<std::string> candidate_strings_to_sign(const ReceivedRequest& req,
 /// Base64 HMAC-SHA256 of `text` with the base64-decoded key; an error for a key that is not base64.
 Result<std::string> hmac_sha256_base64(std::string_view key_base64, std::string_view text);
 
+/// Whether a secret a client sent equals the expected one, in a time that depends on neither.
+bool same_secret(std::string_view given, std::string_view expected);
+
 /// Formats a time as RFC 1123 (`Fri, 17 Feb 2017 00:00:00 GMT`).
 std::string format_rfc1123(Timestamp t);
 /// Parses RFC 1123 (and the RFC 850 / asctime forms HTTP allows).
