@@ -6,22 +6,9 @@
 
 namespace trainyard::emu {
 
-namespace {
-
-// Requests that change the account's state. Files live in the node sandboxes (durable on
-// their own); tokens, faults and counters are not part of the state.
-bool changes_account(const httplib::Request& req) {
-  if (req.method == "GET" || req.method == "HEAD" || req.method == "OPTIONS") return false;
-  const auto& p = req.path;
-  return p.rfind("/__trainyard/", 0) != 0 && p.rfind("/subscriptions/", 0) != 0 &&
-         p.find("/oauth2/") == std::string::npos && p.find("/files/") == std::string::npos;
-}
-
-}  // namespace
-
 void Service::answer(const Route& r, const httplib::Request& req, httplib::Response& res) {
   Call c = call(req, res);
-  if (!journal_.is_open() || !changes_account(req)) {
+  if (!r.changes_account || !journal_.is_open()) {
     r.fn(c, req.matches);
     return;
   }
@@ -47,12 +34,10 @@ void Service::replay(const JournalEntry& e) {
   // No headers: the If-Match and the like it had held when it was first answered, and the
   // ETags they named are gone now.
   httplib::Response res;
-  for (const auto& r : routes_) {
-    if (r.method != req.method || !std::regex_match(req.path, req.matches, r.regex)) continue;
-    Call c{req, res, base_url_, e.at};
-    r.fn(c, req.matches);
-    return;
-  }
+  const Route* r = find_route(req.method, req.path, req.matches);
+  if (!r || !r->changes_account) return;  // never journaled: a hand-edited line
+  Call c{req, res, base_url_, e.at};
+  r->fn(c, req.matches);
 }
 
 Result<void> Service::open_journal(uint64_t snapshot_seq) {

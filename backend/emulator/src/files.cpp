@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/utf8.hpp"
 #include "emulator/shared_key_check.hpp"
 #include "sandbox.hpp"
 #include "service.hpp"
@@ -37,6 +38,10 @@ std::vector<FileEntry> list_tree(const std::string& root, bool recursive) {
     FileEntry e;
     if (::stat(p.c_str(), &e.st) != 0) return;  // dangling: the run has not written it yet
     e.name = p.lexically_relative(root).generic_string();
+    // A listing is JSON, which holds only UTF-8; a name with U+FFFD in place of its bad bytes
+    // would name no file a client could then fetch. Left out (it is still read by its
+    // percent-encoded bytes), and so is all under such a directory.
+    if (first_invalid_utf8(e.name)) return;
     out.push_back(std::move(e));
   };
   if (recursive) {

@@ -1,40 +1,19 @@
 #include "journal.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
-
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "durable_file.hpp"
+
 namespace trainyard::emu {
 
 namespace {
 
 using nlohmann::json;
-
-bool write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// A rename is durable once the directory holding it is synced.
-void sync_directory_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
 
 Result<JournalEntry> entry_of(const std::string& line) {
   json j = json::parse(line, nullptr, false);
@@ -47,20 +26,6 @@ Result<JournalEntry> entry_of(const std::string& line) {
   } catch (const json::exception& e) {
     return make_error(ErrorKind::Parse, e.what());
   }
-}
-
-// Writes `text` to `path` through a new file renamed over it; the open descriptor, or -1.
-int replace_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0600);
-  if (fd < 0) return -1;
-  if (!write_all(fd, text) || ::fsync(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    return -1;
-  }
-  sync_directory_of(path);
-  return fd;
 }
 
 }  // namespace

@@ -1,0 +1,20 @@
+// Files that must survive a crash as a whole: the `--state` snapshot and its journal.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace trainyard::emu {
+
+/// Writes all of `text` to `fd`; false on any error.
+bool write_all(int fd, std::string_view text);
+
+/// Makes a rename in the directory holding `path` durable.
+void sync_directory_of(const std::string& path);
+
+/// Writes `text` to `path.tmp` (mode 0600, synced), renames it over `path` and syncs the
+/// directory: a reader or a restart sees the old file or the whole new one. Returns the new
+/// file's descriptor, open for appending, or -1 (then `path` is as it was).
+int replace_file(const std::string& path, std::string_view text);
+
+}  // namespace trainyard::emu
