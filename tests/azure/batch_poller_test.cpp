@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "sync/batch_poller.hpp"
+#include "sync/batch_sync.hpp"
 #include "sync/incremental_sync.hpp"
 #include "sync_fixture.hpp"
 
@@ -135,6 +136,49 @@ TEST_F(Poller, ThrottlingSlowsItDownAndCleanCyclesSpeedItUp) {
   EXPECT_GT(p->status().throttled, 0u);
   ASSERT_TRUE(f.client->call("POST", "/__trainyard/faults", {}, R"({"spec":""})").ok());
   EXPECT_TRUE(eventually([&] { return p->status().backoff < 1s; }, 20s));
+}
+
+// Changes the counts by state cannot see reach the cache of a job not on screen through the
+// version passes of the background rounds: new constraints (lastModified moves, the state and its
+// time stay), and a deletion beside an addition that leaves every count equal.
+TEST_F(Poller, ChangesThatKeepTheCountsReachTheCacheInTime) {
+  ASSERT_TRUE(full_sync(*f.store, *f.client, f.scope).ok());
+  SyncTarget t{*f.store, *f.client, f.emu.account(), f.clock};
+  TaskQuery q{f.emu.account(), "seed-sweep", TaskState::Completed};
+  auto done = f.store->tasks(q);
+  ASSERT_TRUE(done.ok());
+  auto gone = std::find_if(done->begin(), done->end(), [](const Task& x) {
+    return x.execution_info.result == TaskResult::Success;
+  });
+  ASSERT_NE(gone, done->end());
+  ASSERT_TRUE(f.client->call("DELETE", "/jobs/seed-sweep/tasks/" + gone->id).ok());
+  ASSERT_TRUE(f.client->add_task("seed-sweep", {{"id", "newcomer"}, {"commandLine", "true"}}).ok());
+  ASSERT_TRUE(eventually([&] {
+    auto r = f.client->call("GET", "/jobs/seed-sweep/tasks/newcomer");
+    return r.ok() && nlohmann::json::parse(r->body).value("state", "") == "completed";
+  }));
+  auto differ = task_counts_differ(t, "seed-sweep");
+  ASSERT_TRUE(differ.ok() && !*differ) << "the counts must stay equal for this test";
+
+  auto o = fast();
+  o.deletion_interval = 2s;
+  auto p = make(o);
+  p->set_focus(PollFocus{});  // nothing on screen: background rounds alone
+  p->start();
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(eventually([&] { return !has_task(gone->id) && has_task("newcomer"); }, 10s));
+  const std::string id = "task-0000005";
+  auto put = f.client->call("PUT", "/jobs/seed-sweep/tasks/" + id, {},
+                            R"({"constraints":{"maxTaskRetryCount":5}})");
+  ASSERT_TRUE(put.ok()) << put.error().message;
+  auto retries = [&] {
+    auto task = f.store->task(f.emu.account(), "seed-sweep", id);
+    return task.ok() && task->has_value() ? (*task)->constraints.max_task_retry_count : -2;
+  };
+  // Within a version interval and a background round or two.
+  EXPECT_TRUE(eventually([&] { return retries() == 5; }, 8s));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 15s);
+  p->stop();
 }
 
 TEST_F(Poller, DeletedTasksLeaveTheCacheThroughTaskCounts) {

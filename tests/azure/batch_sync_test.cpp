@@ -128,6 +128,26 @@ TEST(BatchSync, AKilledPassDoesNotFetchAgainTheJobsItFinished) {
   expect_resume_finished(f, kSyncPassScope, 2 + 10 + 2 + 1200);
 }
 
+// A listing page read before the poller stored a newer version of a task must not undo it: the
+// row stored last (a later lastModified) stays until the service has something newer still.
+TEST(BatchSync, AnOlderListingDoesNotUndoANewerRow) {
+  SyncFixture f({"--seed-tasks", "30"});
+  ASSERT_TRUE(full_sync(*f.store, *f.client, f.scope).ok());
+  auto stored = f.store->task(f.emu.account(), "seed-sweep", "task-0000004");
+  ASSERT_TRUE(stored.ok() && stored->has_value());
+  Task newer = **stored;
+  newer.display_name = "stored by the poller";
+  newer.last_modified = *newer.last_modified + 1h;
+  newer.etag = "0xNEWER";
+  ASSERT_TRUE(f.store->upsert_task(newer).ok());
+  ASSERT_TRUE(full_sync(*f.store, *f.client, f.scope).ok());
+  auto after = f.store->task(f.emu.account(), "seed-sweep", "task-0000004");
+  EXPECT_EQ((*after)->display_name, "stored by the poller");
+  EXPECT_EQ((*after)->etag, "0xNEWER");
+  // Another task of the same page, with nothing newer cached, was written as listed.
+  EXPECT_FALSE(f.store->task(f.emu.account(), "seed-sweep", "task-0000005")->value().etag.empty());
+}
+
 TEST(BatchSync, OneJobOnly) {
   SyncFixture f({"--seed-tasks", "40"});
   f.scope.job = "seed-sweep";

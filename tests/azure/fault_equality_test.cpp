@@ -305,7 +305,10 @@ struct FaultEquality : ::testing::Test {
     Diffs d;
     std::set<std::string> scopes{kPoolsScope, kJobsScope};
     for (const auto& p : t.pools) scopes.insert(nodes_scope(p.id));
-    for (const auto& j : t.jobs) scopes.insert(tasks_scope(j.id));
+    for (const auto& j : t.jobs) {
+      scopes.insert(tasks_scope(j.id));
+      scopes.insert(versions_scope(j.id));
+    }
     auto marks = f.store->sync_marks(f.emu.account());
     if (!marks) d.note("store: " + marks.error().message);
     for (const auto& m : marks ? *marks : std::vector<SyncMark>{})
@@ -483,14 +486,14 @@ TEST_F(FaultEquality, TheCacheEqualsTheServiceAfterFaultsAndMutations) {
   ASSERT_TRUE(eventually([&] { return quiet(); }, 30s)) << "the emulator never went quiet";
   const auto t_quiet = Steady::now();
 
-  // Settle: each pane on screen again, long enough for an id-only pass of each job
+  // Settle: each pane on screen again, long enough for a version pass of each job
   // (deletion_interval) and for clean cycles; background rounds run count checks meanwhile.
   browsing = false;
   if (ui.joinable()) ui.join();
   auto settle_on = [&](const PollFocus& v) {
     poller.set_focus(v);
-    // The first cycle on a job sets its id-only pass due a deletion interval later (or it is
-    // due already from an earlier visit); two whole cycles that start after that ran it.
+    // A job's version pass is due a deletion interval after its last one (or its last full
+    // listing); two whole cycles that start after that ran it.
     std::this_thread::sleep_for(2 * kDeletionInterval + o.focus_interval);
     const auto c1 = poller.status().cycles;
     EXPECT_TRUE(eventually([&] {
@@ -550,7 +553,8 @@ TEST_F(FaultEquality, TheCacheEqualsTheServiceAfterFaultsAndMutations) {
                                << done;
   auto marks = stale_marks(t);
   EXPECT_TRUE(marks.lines.empty()) << marks.text();
-  // One round must do: every pane was on screen, with faults off, for clean cycles and an id pass.
+  // One round must do: every pane was on screen, with faults off, for clean cycles and a version
+  // pass.
   EXPECT_EQ(rounds, 0) << "the cache needed " << rounds + 1 << " settling rounds; after one:\n"
                        << first_round;
 

@@ -1,7 +1,9 @@
-// The poller's steps against the emulator: incremental task refresh from a watermark, id-only
-// deletion passes, task and node counts as change detectors, marks and pool health.
+// The poller's steps against the emulator: incremental task refresh from a watermark, version
+// passes (ids and eTags) that find deletions and changes that keep stateTransitionTime, task and
+// node counts as change detectors, marks and pool health.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "sync/incremental_sync.hpp"
@@ -61,18 +63,76 @@ TEST_F(Incremental, NewAndChangedTasksArrive) {
   EXPECT_EQ((*task)->execution_info.exit_code, 0);
 }
 
-TEST_F(Incremental, CountsNoticeChangesAndIdPassesFindDeletions) {
+TEST_F(Incremental, CountsNoticeChangesAndVersionPassesFindDeletions) {
   auto same = task_counts_differ(t, "seed-sweep");
   ASSERT_TRUE(same.ok()) << same.error().message;
   EXPECT_FALSE(*same);
   ASSERT_TRUE(f.client->call("DELETE", "/jobs/seed-sweep/tasks/task-0000009").ok());
   EXPECT_TRUE(*task_counts_differ(t, "seed-sweep"));
-  // An incremental query cannot see a deletion; the id pass does.
+  // An incremental query cannot see a deletion; the version pass does.
   ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::Incremental, stats).ok());
   EXPECT_TRUE(f.store->task(f.emu.account(), "seed-sweep", "task-0000009")->has_value());
-  ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::IdsOnly, stats).ok());
+  ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::Versions, stats).ok());
   EXPECT_FALSE(f.store->task(f.emu.account(), "seed-sweep", "task-0000009")->has_value());
   EXPECT_FALSE(*task_counts_differ(t, "seed-sweep"));
+}
+
+// A retry-count or constraints change moves lastModified and the eTag, not stateTransitionTime:
+// the incremental query misses it, the version pass fetches it.
+TEST_F(Incremental, VersionPassesFindChangesThatKeepTheTransitionTime) {
+  const std::string id = "task-0000011";
+  auto put = f.client->call("PUT", "/jobs/seed-sweep/tasks/" + id, {},
+                            R"({"constraints":{"maxTaskRetryCount":5}})");
+  ASSERT_TRUE(put.ok()) << put.error().message;
+  ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::Incremental, stats).ok());
+  EXPECT_EQ(
+      f.store->task(f.emu.account(), "seed-sweep", id)->value().constraints.max_task_retry_count,
+      0);
+  const auto requests = f.client->stats().requests;
+  ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::Versions, stats).ok());
+  auto task = f.store->task(f.emu.account(), "seed-sweep", id);
+  EXPECT_EQ((*task)->constraints.max_task_retry_count, 5);
+  // Two pages of versions (2000 tasks, 1000 a page) and one GET of the changed task.
+  EXPECT_EQ(f.client->stats().requests - requests, 3u);
+}
+
+// A version pass reads a fraction of what a full listing does.
+TEST_F(Incremental, AVersionPassOfAQuietJobCostsAFractionOfAFullList) {
+  auto full = bytes_of(TaskRefresh::Full);
+  auto versions = bytes_of(TaskRefresh::Versions);
+  EXPECT_LT(versions * 4, full) << versions << " vs " << full;
+}
+
+// One task deleted and another added that ends the same way: the counts by state stay equal, so
+// counts cannot tell; the version pass compares ids and prunes the deleted one.
+TEST_F(Incremental, VersionPassesPruneADeletionHiddenByAnAddition) {
+  TaskQuery q{f.emu.account(), "seed-sweep", TaskState::Completed};
+  auto done = f.store->tasks(q);
+  ASSERT_TRUE(done.ok());
+  auto gone = std::find_if(done->begin(), done->end(), [](const Task& x) {
+    return x.execution_info.result == TaskResult::Success;
+  });
+  ASSERT_NE(gone, done->end());
+  ASSERT_TRUE(f.client->call("DELETE", "/jobs/seed-sweep/tasks/" + gone->id).ok());
+  ASSERT_TRUE(f.client->add_task("seed-sweep", {{"id", "newcomer"}, {"commandLine", "true"}}).ok());
+  auto completed = [&] {
+    auto r = f.client->call("GET", "/jobs/seed-sweep/tasks/newcomer");
+    return r.ok() && nlohmann::json::parse(r->body).value("state", "") == "completed";
+  };
+  for (int i = 0; i < 100 && !completed(); ++i) std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(completed());
+  // Neither change reached the cache, and the service's counts equal the cache's.
+  auto differ = task_counts_differ(t, "seed-sweep");
+  ASSERT_TRUE(differ.ok()) << differ.error().message;
+  ASSERT_FALSE(*differ);
+  EXPECT_TRUE(f.store->task(f.emu.account(), "seed-sweep", gone->id)->has_value());
+  EXPECT_FALSE(f.store->task(f.emu.account(), "seed-sweep", "newcomer")->has_value());
+  ASSERT_TRUE(refresh_tasks(t, "seed-sweep", TaskRefresh::Versions, stats).ok());
+  EXPECT_FALSE(f.store->task(f.emu.account(), "seed-sweep", gone->id)->has_value());
+  auto newcomer = f.store->task(f.emu.account(), "seed-sweep", "newcomer");
+  ASSERT_TRUE(newcomer.ok() && newcomer->has_value());
+  EXPECT_EQ((*newcomer)->state, TaskState::Completed);
+  EXPECT_EQ(f.store->task_ids(f.emu.account(), "seed-sweep")->size(), 2000u);
 }
 
 TEST_F(Incremental, AVanishedJobIsRemovedWithItsTasks) {

@@ -59,6 +59,8 @@ TEST(ParseFixtures, PoolGetBasic) {
   EXPECT_EQ(p->creation_time, ts("2016-11-22T18:55:24.2632496Z"));
   EXPECT_EQ(p->state_transition_time, ts("2016-11-22T18:55:24.2632496Z"));
   EXPECT_EQ(format_iso8601(*p->creation_time), "2016-11-22T18:55:24.2632490Z");
+  EXPECT_EQ(p->last_modified, ts("2016-11-22T18:55:25.2608598Z"));
+  EXPECT_EQ(p->etag, "0x8D413091E739A56");
   auto old = parse_pool(doc("pool_get_extensions_2022.json"), "acct");
   ASSERT_TRUE(old.ok());
   EXPECT_EQ(old->id, "pool");
@@ -137,6 +139,8 @@ TEST(ParseFixtures, Jobs) {
   EXPECT_EQ(j->creation_time, ts("2016-11-19T00:05:25.311915Z"));
   EXPECT_EQ(j->state_transition_time, ts("2016-11-19T00:05:27.578581Z"));
   EXPECT_TRUE(j->metadata.empty());
+  EXPECT_EQ(j->last_modified, ts("2016-11-19T00:05:27.5391608Z"));
+  EXPECT_EQ(j->etag, "0x8D4100FC49F0278");
   auto page = parse_list_page(fixture("job_list_2022.json"));
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(parse_job(page->items.at(0), "a")->state, JobState::Active);
@@ -160,6 +164,8 @@ TEST(ParseFixtures, TaskGetAndList) {
   EXPECT_EQ(t->state, TaskState::Active);
   EXPECT_EQ(t->previous_state, std::nullopt);
   EXPECT_EQ(t->creation_time, ts("2016-09-06T06:59:15.1161429Z"));
+  EXPECT_EQ(t->last_modified, ts("2016-09-06T06:59:15.1161429Z"));
+  EXPECT_EQ(t->etag, "0x8D3D62350711C55");
   EXPECT_EQ(t->constraints.max_wall_clock_time, std::nullopt);  // "unlimited"
   EXPECT_EQ(t->constraints.max_task_retry_count, 0);
   EXPECT_EQ(t->required_slots, 2);

@@ -181,16 +181,23 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN instances; "
                            "ALTER TABLE tasks DROP COLUMN coordination_command; "
                            "ALTER TABLE local_runs DROP COLUMN instance_groups; "
+                           "ALTER TABLE pools DROP COLUMN last_modified; "
+                           "ALTER TABLE pools DROP COLUMN etag; "
+                           "ALTER TABLE jobs DROP COLUMN last_modified; "
+                           "ALTER TABLE jobs DROP COLUMN etag; "
+                           "ALTER TABLE tasks DROP COLUMN last_modified; "
+                           "ALTER TABLE tasks DROP COLUMN etag; "
                            "PRAGMA user_version = 1;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 5);
+  EXPECT_EQ((*s)->schema_version(), 6);
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
   EXPECT_FALSE((*t)->multi_instance);
+  EXPECT_FALSE((*t)->last_modified);  // version 6: a migrated row has no service version yet
   ASSERT_TRUE((*s)->replace_subtasks("local", "j", "t", {Subtask{}}).ok());
   ASSERT_TRUE((*s)->set_task_parameters("local", "j", "t", {{"lr", "0.1"}, {"bs", "32"}}).ok());
   auto p = (*s)->task_parameters("local", "j", "t");
@@ -203,8 +210,12 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   pool.account = "a";
   pool.id = "p";
   pool.resize_error = "AllocationTimedout: no capacity";
+  pool.last_modified = from_micros(1'700'000'000'000'000);
+  pool.etag = "0x1";
   ASSERT_TRUE((*s)->upsert_pool(pool).ok());
   EXPECT_EQ((*s)->pools("a")->front().resize_error, pool.resize_error);
+  EXPECT_EQ((*s)->pools("a")->front().last_modified, pool.last_modified);
+  EXPECT_EQ((*s)->pools("a")->front().etag, "0x1");
   EXPECT_TRUE((*s)->set_sync_mark("a", {"pools", Timestamp{}, std::nullopt, ""}).ok());
   std::filesystem::remove_all(dir);
 }

@@ -87,6 +87,8 @@ Result<Pool> parse_pool(const json& j, const std::string& account) try {
   f.get("taskSlotsPerNode", p.task_slots_per_node);
   f.get("creationTime", p.creation_time);
   f.get("stateTransitionTime", p.state_transition_time);
+  f.get("lastModified", p.last_modified);
+  f.get("eTag", p.etag);
   p.resize_error = error_list(f, "resizeErrors");
   if (err) return *err;
   return p;
@@ -131,6 +133,8 @@ Result<Job> parse_job(const json& j, const std::string& account) try {
   f.get("priority", job.priority);
   f.get("creationTime", job.creation_time);
   f.get("stateTransitionTime", job.state_transition_time);
+  f.get("lastModified", job.last_modified);
+  f.get("eTag", job.etag);
   f.get("metadata", job.metadata);
   if (err) return *err;
   return job;

@@ -85,6 +85,8 @@ void read_task_basics(const JsonFields& f, Task& t) {
   read_task_states(f, t);
   f.get("creationTime", t.creation_time);
   f.get("stateTransitionTime", t.state_transition_time);
+  f.get("lastModified", t.last_modified);
+  f.get("eTag", t.etag);
   f.get("environmentSettings", t.environment_settings);
   f.get("requiredSlots", t.required_slots);
 }

@@ -1,4 +1,5 @@
 // Jobs and their metadata.
+#include "snapshot_order.hpp"
 #include "statement.hpp"
 #include "store/store.hpp"
 
@@ -6,7 +7,8 @@ namespace trainyard {
 namespace {
 
 constexpr const char* kJobColumns =
-    "account, id, display_name, pool_id, state, priority, creation_time, state_transition_time";
+    "account, id, display_name, pool_id, state, priority, creation_time, state_transition_time, "
+    "last_modified, etag";
 
 Job read_job(const detail::Stmt& s) {
   Job j;
@@ -18,6 +20,8 @@ Job read_job(const detail::Stmt& s) {
   j.priority = s.i32(5);
   j.creation_time = s.opt_time(6);
   j.state_transition_time = s.opt_time(7);
+  j.last_modified = s.opt_time(8);
+  j.etag = s.text(9);
   return j;
 }
 
@@ -55,14 +59,16 @@ Result<void> load_metadata(detail::StatementCache& c, Job& j) {
 
 Result<void> Store::upsert_job(const Job& j) {
   return atomic([&]() -> Result<void> {
-    auto s = cache_->get(std::string("INSERT OR REPLACE INTO jobs(") + kJobColumns +
-                             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                         "upsert job");
+    static const std::string sql =
+        detail::upsert_sql("jobs", kJobColumns, 2, detail::replaces_unless_older("jobs"));
+    auto s = cache_->get(sql, "upsert job");
     if (!s) return s.error();
     s->bind(1, j.account).bind(2, j.id).bind(3, j.display_name).bind(4, j.pool_id);
     s->bind(5, j.state).bind(6, j.priority).bind(7, j.creation_time);
-    TY_TRY(s->bind(8, j.state_transition_time).run());
-    return write_metadata(*cache_, j);
+    s->bind(8, j.state_transition_time).bind(9, j.last_modified).bind(10, j.etag);
+    TY_TRY(s->run());
+    // An older snapshot leaves the stored job's metadata as it is too.
+    return detail::wrote_row(*cache_) ? write_metadata(*cache_, j) : ok_result();
   });
 }
 
@@ -103,7 +109,8 @@ Result<void> Store::delete_job(const std::string& account, const std::string& id
   return atomic([&]() -> Result<void> {
     TY_TRY(delete_task_rows(account, id, nullptr));
     for (const char* sql : {"DELETE FROM job_metadata WHERE account = ?1 AND job_id = ?2",
-                            "DELETE FROM sync_marks WHERE account = ?1 AND scope = 'tasks/' || ?2",
+                            ("DELETE FROM sync_marks WHERE account = ?1 AND "
+                             "scope IN ('tasks/' || ?2, 'versions/' || ?2)"),
                             "DELETE FROM jobs WHERE account = ?1 AND id = ?2"}) {
       auto s = cache_->get(sql, "delete job");
       if (!s) return s.error();

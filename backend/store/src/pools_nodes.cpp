@@ -1,4 +1,5 @@
 // Accounts, pools and nodes.
+#include "snapshot_order.hpp"
 #include "statement.hpp"
 #include "store/store.hpp"
 
@@ -15,7 +16,7 @@ AccountKind parse_kind(const std::string& s) {
 constexpr const char* kPoolColumns =
     "account, id, display_name, vm_size, state, allocation_state, current_dedicated_nodes, "
     "target_dedicated_nodes, current_low_priority_nodes, target_low_priority_nodes, "
-    "task_slots_per_node, creation_time, state_transition_time, resize_error";
+    "task_slots_per_node, creation_time, state_transition_time, resize_error, last_modified, etag";
 
 constexpr const char* kNodeColumns =
     "account, pool_id, id, state, scheduling_state, vm_size, ip_address, running_tasks_count, "
@@ -37,6 +38,8 @@ Pool read_pool(const detail::Stmt& s) {
   p.creation_time = s.opt_time(11);
   p.state_transition_time = s.opt_time(12);
   p.resize_error = s.text(13);
+  p.last_modified = s.opt_time(14);
+  p.etag = s.text(15);
   return p;
 }
 
@@ -78,16 +81,16 @@ Result<std::vector<Account>> Store::accounts() {
 }
 
 Result<void> Store::upsert_pool(const Pool& p) {
-  auto s = cache_->get(std::string("INSERT OR REPLACE INTO pools(") + kPoolColumns +
-                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-                       "upsert pool");
+  static const std::string sql =
+      detail::upsert_sql("pools", kPoolColumns, 2, detail::replaces_unless_older("pools"));
+  auto s = cache_->get(sql, "upsert pool");
   if (!s) return s.error();
   s->bind(1, p.account).bind(2, p.id).bind(3, p.display_name).bind(4, p.vm_size);
   s->bind(5, p.state).bind(6, p.allocation_state).bind(7, p.current_dedicated_nodes);
   s->bind(8, p.target_dedicated_nodes).bind(9, p.current_low_priority_nodes);
   s->bind(10, p.target_low_priority_nodes).bind(11, p.task_slots_per_node);
-  s->bind(12, p.creation_time).bind(13, p.state_transition_time);
-  return s->bind(14, p.resize_error).run();
+  s->bind(12, p.creation_time).bind(13, p.state_transition_time).bind(14, p.resize_error);
+  return s->bind(15, p.last_modified).bind(16, p.etag).run();
 }
 
 Result<std::vector<Pool>> Store::pools(const std::string& account) {
@@ -100,9 +103,12 @@ Result<std::vector<Pool>> Store::pools(const std::string& account) {
 }
 
 Result<void> Store::upsert_node(const Node& n) {
-  auto s = cache_->get(std::string("INSERT OR REPLACE INTO nodes(") + kNodeColumns +
-                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                       "upsert node");
+  // A node has no lastModified: its stateTransitionTime, which only moves forward, orders it.
+  static const std::string sql =
+      detail::upsert_sql("nodes", kNodeColumns, 3,
+                         " WHERE coalesce(excluded.state_transition_time >= "
+                         "nodes.state_transition_time, 1)");
+  auto s = cache_->get(sql, "upsert node");
   if (!s) return s.error();
   s->bind(1, n.account).bind(2, n.pool_id).bind(3, n.id).bind(4, n.state);
   s->bind(5, n.scheduling_state).bind(6, n.vm_size).bind(7, n.ip_address);

@@ -144,9 +144,20 @@ ALTER TABLE sync_marks ADD COLUMN resume_link TEXT NOT NULL DEFAULT '';
 ALTER TABLE sync_marks ADD COLUMN resume_from INTEGER;
 )sql";
 
+// Version 6: the service's lastModified and eTag of pools, jobs and tasks, so an upsert never
+// replaces a row with an older snapshot of it and a pass can ask which tasks changed.
+constexpr const char* kSchemaV6 = R"sql(
+ALTER TABLE pools ADD COLUMN last_modified INTEGER;
+ALTER TABLE pools ADD COLUMN etag TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN last_modified INTEGER;
+ALTER TABLE jobs ADD COLUMN etag TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN last_modified INTEGER;
+ALTER TABLE tasks ADD COLUMN etag TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
-                                                 kSchemaV5};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3,
+                                                 kSchemaV4, kSchemaV5, kSchemaV6};
   return steps;
 }
 

@@ -1,5 +1,7 @@
 #include "task_rows.hpp"
 
+#include "snapshot_order.hpp"
+
 namespace trainyard::detail {
 namespace {
 
@@ -48,7 +50,8 @@ const std::string& task_upsert_sql() {
              kTaskColumnList[i];
     }
     return "INSERT INTO tasks(" + task_columns() + ") VALUES (" + params +
-           ") ON CONFLICT(account, job_id, id) DO UPDATE SET " + set;
+           ") ON CONFLICT(account, job_id, id) DO UPDATE SET " + set +
+           replaces_unless_older("tasks");
   }();
   return sql;
 }
@@ -71,6 +74,8 @@ Task read_task(const Stmt& s) {
   // node_pool_id is NULL exactly when the task has no nodeInfo.
   if (!s.is_null(22)) t.node_info = TaskNodeInfo{s.text(22), s.text(23), s.text(24)};
   if (!s.is_null(25)) t.multi_instance = MultiInstanceSettings{s.i32(25), s.text(26)};
+  t.last_modified = s.opt_time(27);
+  t.etag = s.text(28);
   return t;
 }
 
@@ -93,6 +98,7 @@ void bind_task(Stmt& s, const Task& t) {
   } else {
     s.bind(26, std::nullopt).bind(27, std::nullopt);
   }
+  s.bind(28, t.last_modified).bind(29, t.etag);
 }
 
 }  // namespace trainyard::detail

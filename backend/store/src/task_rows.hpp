@@ -9,9 +9,9 @@
 
 namespace trainyard::detail {
 
-/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?27); the first
+/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?29); the first
 /// three are the key.
-inline constexpr std::array<const char*, 27> kTaskColumnList = {"account",
+inline constexpr std::array<const char*, 29> kTaskColumnList = {"account",
                                                                 "job_id",
                                                                 "id",
                                                                 "display_name",
@@ -37,16 +37,19 @@ inline constexpr std::array<const char*, 27> kTaskColumnList = {"account",
                                                                 "node_id",
                                                                 "node_root_dir",
                                                                 "instances",
-                                                                "coordination_command"};
+                                                                "coordination_command",
+                                                                "last_modified",
+                                                                "etag"};
 
 /// kTaskColumnList joined with ", ", for SELECT lists.
 const std::string& task_columns();
-/// The task upsert: INSERT … ON CONFLICT(key) DO UPDATE every other column.
+/// The task upsert: INSERT … ON CONFLICT(key) DO UPDATE every other column, unless the
+/// incoming row is an older snapshot (replaces_unless_older).
 const std::string& task_upsert_sql();
 
 /// Decodes a row selected with kTaskColumns (lists left empty).
 Task read_task(const Stmt& s);
-/// Binds every kTaskColumns value of `t` as ?1 … ?27.
+/// Binds every kTaskColumns value of `t` as ?1 … ?29.
 void bind_task(Stmt& s, const Task& t);
 
 }  // namespace trainyard::detail

@@ -1,6 +1,7 @@
 // Writing, reading and deleting single tasks, with their lists and state history.
 #include <chrono>
 
+#include "snapshot_order.hpp"
 #include "statement.hpp"
 #include "store/store.hpp"
 #include "task_rows.hpp"
@@ -23,12 +24,13 @@ Result<std::optional<std::optional<TaskState>>> stored_state(StatementCache& c, 
 }
 
 // The row keeps its pk on conflict, so the FTS index is only touched when the searched text
-// changes (see the update trigger).
-Result<void> write_row(StatementCache& c, const Task& t) {
+// changes (see the update trigger). False when the stored row is newer and stays.
+Result<bool> write_row(StatementCache& c, const Task& t) {
   auto s = c.get(detail::task_upsert_sql(), "upsert task");
   if (!s) return s.error();
   detail::bind_task(*s, t);
-  return s->run();
+  TY_TRY(s->run());
+  return detail::wrote_row(c);
 }
 
 Result<void> append_history(StatementCache& c, const Task& t, TaskState from, bool inserted) {
@@ -82,7 +84,9 @@ Result<void> Store::upsert_task(const Task& t) {
   return atomic([&]() -> Result<void> {
     auto old = stored_state(*cache_, t);
     if (!old) return old.error();
-    TY_TRY(write_row(*cache_, t));
+    auto wrote = write_row(*cache_, t);
+    if (!wrote) return wrote.error();
+    if (!*wrote) return ok_result();  // an older snapshot: history and lists stay too
     bool existed = old->has_value();
     if (!existed) {
       TY_TRY(append_history(*cache_, t, t.previous_state.value_or(t.state), true));
@@ -159,6 +163,22 @@ Result<void> Store::delete_task_rows(const std::string& account, const std::stri
     TY_TRY(s->run());
   }
   return ok_result();
+}
+
+Result<std::map<std::string, TaskVersion>> Store::task_versions(const std::string& account,
+                                                                const std::string& job) {
+  auto s =
+      cache_->get("SELECT id, etag, last_modified FROM tasks WHERE account = ?1 AND job_id = ?2",
+                  "read task versions");
+  if (!s) return s.error();
+  s->bind(1, account).bind(2, job);
+  std::map<std::string, TaskVersion> out;
+  for (;;) {
+    auto row = s->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    out.emplace(s->text(0), TaskVersion{s->text(1), s->opt_time(2)});
+  }
 }
 
 Result<void> Store::delete_task(const std::string& account, const std::string& job,

@@ -19,7 +19,7 @@ using std::chrono::milliseconds;
 
 // One unit of background work: the queue is worked through between focus refreshes.
 struct Item {
-  enum Kind { Pools, NodeCounts, Nodes, Jobs, JobCounts, Tasks, TaskIds } kind;
+  enum Kind { Pools, NodeCounts, Nodes, Jobs, JobCounts, Tasks, TaskVersions } kind;
   std::string id;  // pool or job
 };
 
@@ -36,7 +36,6 @@ struct BatchPoller::Worker {
   double tokens;
   Steady::time_point refilled = Steady::now();
   Steady::time_point next_background{}, next_jobs_list{};
-  std::map<std::string, Steady::time_point> next_id_pass;  // by focused job
   std::deque<Item> queue;
   // Remote files followed into the cache: the one on screen, and pinned jobs' running tasks.
   struct Follow {
@@ -106,18 +105,19 @@ struct BatchPoller::Worker {
     if (!r && r.error().kind == ErrorKind::NotFound) wrote = true;  // a vanished job was removed
   }
 
+  // Whether a job's tasks are due a version pass (the store keeps when the last one ran).
+  bool versions_due(const std::string& job) {
+    auto due = task_versions_due(*target, job, p.options_.deletion_interval);
+    return due && *due;
+  }
+
   void refresh_focus(const PollFocus& f) {
     auto now = Steady::now();
     if (!f.job.empty()) {
       step(
           [&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::Incremental, s); });
-      auto& due = next_id_pass[f.job];
-      if (now >= due) {
-        if (due != Steady::time_point{})
-          step(
-              [&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::IdsOnly, s); });
-        due = now + p.options_.deletion_interval;
-      }
+      if (versions_due(f.job))
+        step([&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::Versions, s); });
     }
     if (!f.pool.empty()) step([&](SyncStats& s) { return refresh_nodes(*target, f.pool, s); });
     if (f.pools) step([&](SyncStats& s) { return refresh_pools(*target, s); });
@@ -253,9 +253,10 @@ struct BatchPoller::Worker {
         return step([&](SyncStats& s) {
           return refresh_tasks(*target, item.id, TaskRefresh::Incremental, s);
         });
-      case Item::TaskIds:
-        return step(
-            [&](SyncStats& s) { return refresh_tasks(*target, item.id, TaskRefresh::IdsOnly, s); });
+      case Item::TaskVersions:
+        return step([&](SyncStats& s) {
+          return refresh_tasks(*target, item.id, TaskRefresh::Versions, s);
+        });
     }
   }
 
@@ -273,23 +274,28 @@ struct BatchPoller::Worker {
     return {};
   }
 
+  // Each job: its tasks when never listed; a version pass when one is due (counts by state miss
+  // changes that keep them equal: a retry, new constraints, a deletion beside an addition);
+  // else its counts, one small request.
   Result<void> queue_jobs(SyncStats& s) {
     auto jobs = refresh_jobs(*target, "", s);
     if (!jobs) return jobs.error();
     for (const auto& id : *jobs) {
       auto m = store->sync_mark(p.account_, tasks_scope(id));
       bool never = !m || !*m || !(*m)->checked_at;
-      queue.push_back({never ? Item::Tasks : Item::JobCounts, id});
+      auto kind = never ? Item::Tasks : versions_due(id) ? Item::TaskVersions : Item::JobCounts;
+      queue.push_back({kind, id});
     }
     return {};
   }
 
-  // Counts that differ from the cache's mean changed tasks; fewer on the service, deletions.
+  // Counts that differ from the cache's mean changed tasks: what changed state, then a version
+  // pass for deletions and the rest.
   Result<void> check_job(const std::string& job) {
     auto differ = task_counts_differ(*target, job);
     if (!differ) return differ.error();
     if (!*differ) return {};
-    queue.push_front({Item::TaskIds, job});
+    queue.push_front({Item::TaskVersions, job});
     queue.push_front({Item::Tasks, job});
     return {};
   }

@@ -32,14 +32,12 @@ Result<bool> finished_in(SyncTarget& t, const std::string& job, std::optional<Ti
   return *m && (*m)->checked_at && (*m)->watermark && *(*m)->checked_at >= *pass;
 }
 
-// The tasks of a job the interrupted pass finished: what changed since, and deletions by id only
-// when the service's counts say there were any.
+// The tasks of a job the interrupted pass finished: what changed state since, then a version
+// pass for the rest (deletions, changes that keep stateTransitionTime). Counts by state could not
+// tell a deletion from an addition that left them equal.
 Result<void> catch_up_tasks(SyncTarget& t, const std::string& job, SyncStats& stats) {
   TY_TRY(refresh_tasks(t, job, TaskRefresh::Incremental, stats));
-  auto differ = task_counts_differ(t, job);
-  if (!differ) return differ.error();
-  if (*differ) TY_TRY(refresh_tasks(t, job, TaskRefresh::IdsOnly, stats));
-  return {};
+  return refresh_tasks(t, job, TaskRefresh::Versions, stats);
 }
 
 Result<void> sync_all_tasks(SyncTarget& t, const std::vector<std::string>& jobs, SyncStats& stats) {

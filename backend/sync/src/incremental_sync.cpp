@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "azure/batch_actions.hpp"
 #include "sync_pages.hpp"
 
 namespace trainyard {
@@ -19,16 +20,17 @@ using detail::sync_list;
 constexpr const char* kPoolSelect =
     "id,displayName,vmSize,state,allocationState,currentDedicatedNodes,targetDedicatedNodes,"
     "currentLowPriorityNodes,targetLowPriorityNodes,taskSlotsPerNode,creationTime,"
-    "stateTransitionTime,resizeErrors";
+    "stateTransitionTime,resizeErrors,lastModified,eTag";
 constexpr const char* kNodeSelect =
     "id,state,schedulingState,vmSize,ipAddress,runningTasksCount,runningTaskSlotsCount,"
     "totalTasksRun,stateTransitionTime,startTaskInfo,errors";
 constexpr const char* kJobSelect =
-    "id,displayName,poolInfo,state,priority,creationTime,stateTransitionTime,metadata";
+    "id,displayName,poolInfo,state,priority,creationTime,stateTransitionTime,metadata,"
+    "lastModified,eTag";
 constexpr const char* kTaskSelect =
     "id,displayName,commandLine,state,creationTime,stateTransitionTime,previousState,"
     "environmentSettings,constraints,dependsOn,requiredSlots,executionInfo,nodeInfo,"
-    "multiInstanceSettings";
+    "multiInstanceSettings,lastModified,eTag";
 
 std::string odata_quote(const std::string& s) {
   std::string out;
@@ -98,18 +100,47 @@ Result<void> prune_tasks(SyncTarget& t, const std::string& job, const std::set<s
       [&](const std::string& id) { return t.store.delete_task(t.account, job, id); }, stats);
 }
 
-// Lists ids alone: a deletion pass costs a few bytes per task.
-Result<void> list_task_ids(SyncTarget& t, const std::string& job, std::set<std::string>& seen) {
-  return t.client.list(
-      tasks_path(job), {{"$select", "id"}}, [&](const azure::ListPage& page) -> Result<void> {
-        for (const auto& j : page.items) {
-          if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
-            return make_error(ErrorKind::Parse,
-                              fmt::format("/jobs/{}/tasks: an item has no id", job));
-          seen.insert(j["id"].get<std::string>());
-        }
-        return {};
-      });
+// One item of a version listing: its id, eTag and lastModified (the last two may be absent).
+Result<std::pair<std::string, TaskVersion>> read_version(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_string())
+    return make_error(ErrorKind::Parse, "an item has no id");
+  std::pair<std::string, TaskVersion> out{j["id"].get<std::string>(), {}};
+  if (auto e = j.find("eTag"); e != j.end() && e->is_string())
+    out.second.etag = e->get<std::string>();
+  if (auto m = j.find("lastModified"); m != j.end() && m->is_string()) {
+    auto at = parse_iso8601(m->get<std::string>());
+    if (!at)
+      return make_error(ErrorKind::Parse, out.first + ": lastModified: " + at.error().message);
+    out.second.last_modified = *at;
+  }
+  return out;
+}
+
+// Lists each task's id and version: a version pass costs a few dozen bytes per task.
+Result<void> list_task_versions(SyncTarget& t, const std::string& job,
+                                std::map<std::string, TaskVersion>& listed) {
+  return t.client.list(tasks_path(job), {{"$select", "id,eTag,lastModified"}},
+                       [&](const azure::ListPage& page) -> Result<void> {
+                         for (const auto& j : page.items) {
+                           auto v = read_version(j);
+                           if (!v)
+                             return make_error(
+                                 ErrorKind::Parse,
+                                 fmt::format("/jobs/{}/tasks: {}", job, v.error().message));
+                           listed.insert(std::move(*v));
+                         }
+                         return {};
+                       });
+}
+
+// Whether the service's version of a task is not the cached one. The eTag decides; a service
+// that lists none is compared by lastModified; with neither, only new ids count as changed.
+bool differs(const TaskVersion& listed, const std::map<std::string, TaskVersion>& cached,
+             const std::string& id) {
+  auto c = cached.find(id);
+  if (c == cached.end()) return true;
+  if (!listed.etag.empty()) return listed.etag != c->second.etag;
+  return listed.last_modified && listed.last_modified != c->second.last_modified;
 }
 
 // Tasks changed at or after `since` (service time).
@@ -121,18 +152,62 @@ Result<void> list_changed_tasks(SyncTarget& t, const std::string& job, Timestamp
   return list_tasks(t, job, {tasks_path(job), q, ""}, seen, stats);
 }
 
-Result<void> refresh_task_ids(SyncTarget& t, const std::string& job,
-                              std::optional<Timestamp> watermark, SyncStats& stats) {
+// GETs one task and stores it (a task gone since it was listed leaves the cache).
+Result<void> fetch_task(SyncTarget& t, const std::string& job, const std::string& id,
+                        SyncStats& stats) {
+  auto got = azure::get_task(t.client, job, id);
+  if (!got && got.error().kind == ErrorKind::NotFound) {
+    TY_TRY(t.store.delete_task(t.account, job, id));
+    ++stats.deleted;
+    return {};
+  }
+  if (!got) return got.error();
+  TY_TRY(t.store.upsert_task(*got));
+  ++stats.entities;
+  return {};
+}
+
+// Every task from the start, the ones the service lacks removed.
+Result<void> full_refresh(SyncTarget& t, const std::string& job, SyncStats& stats) {
+  const Timestamp start = query_start(t);
   std::set<std::string> seen;
-  TY_TRY(list_task_ids(t, job, seen));
+  TY_TRY(list_all_tasks(t, job, "", start, seen, stats));
   TY_TRY(prune_tasks(t, job, seen, stats));
-  // The tasks themselves were not read: the watermark stays where it was.
+  TY_TRY(mark(t, versions_scope(job), std::nullopt));
+  return mark(t, tasks_scope(job), start);
+}
+
+// Beyond this many new or changed tasks, one full listing costs fewer requests than a GET each.
+constexpr size_t kMostSingleFetches = 16;
+
+// The version pass (TaskRefresh::Versions). Deletions are decided only for tasks cached before
+// the listing began, so a task another writer stores meanwhile is never taken for a deleted one.
+Result<void> refresh_task_versions(SyncTarget& t, const std::string& job,
+                                   std::optional<Timestamp> watermark, SyncStats& stats) {
+  auto cached = t.store.task_versions(t.account, job);
+  if (!cached) return cached.error();
+  std::map<std::string, TaskVersion> listed;
+  TY_TRY(list_task_versions(t, job, listed));
+  std::vector<std::string> changed, cached_ids;
+  std::set<std::string> seen;
+  for (const auto& [id, v] : listed) {
+    seen.insert(id);
+    if (differs(v, *cached, id)) changed.push_back(id);
+  }
+  for (const auto& kv : *cached) cached_ids.push_back(kv.first);
+  TY_TRY(prune(
+      t.store, cached_ids, seen,
+      [&](const std::string& id) { return t.store.delete_task(t.account, job, id); }, stats));
+  if (changed.size() > kMostSingleFetches) return full_refresh(t, job, stats);
+  for (const auto& id : changed) TY_TRY(fetch_task(t, job, id, stats));
+  TY_TRY(mark(t, versions_scope(job), std::nullopt));
+  // Only the changed tasks were read whole: the watermark stays where it was.
   return mark(t, tasks_scope(job), watermark);
 }
 
 // Goes on with a full listing a killed pass left unfinished. The pages it stored may have changed
-// since it began, and its deletions were never pruned: the changes since then are fetched and
-// deletions found by id, which costs a few bytes a task rather than the whole pages again.
+// since it began, and its deletions were never pruned: the changes since then are fetched and a
+// version pass finds the rest, which costs a few dozen bytes a task rather than the pages again.
 Result<void> resume_full_listing(SyncTarget& t, const std::string& job, const std::string& link,
                                  Timestamp began, SyncStats& stats) {
   std::set<std::string> seen;
@@ -144,7 +219,7 @@ Result<void> resume_full_listing(SyncTarget& t, const std::string& job, const st
   }
   const Timestamp next = query_start(t);
   TY_TRY(list_changed_tasks(t, job, began, seen, stats));
-  return refresh_task_ids(t, job, next, stats);
+  return refresh_task_versions(t, job, next, stats);
 }
 
 Result<void> refresh_tasks_now(SyncTarget& t, const std::string& job, TaskRefresh how,
@@ -152,19 +227,17 @@ Result<void> refresh_tasks_now(SyncTarget& t, const std::string& job, TaskRefres
   auto previous = t.store.sync_mark(t.account, tasks_scope(job));
   if (!previous) return previous.error();
   const std::optional<SyncMark>& m = *previous;
-  if (how == TaskRefresh::IdsOnly)
-    return refresh_task_ids(t, job, m ? m->watermark : std::nullopt, stats);
-  const Timestamp start = query_start(t);
-  std::set<std::string> seen;
+  if (how == TaskRefresh::Versions)
+    return refresh_task_versions(t, job, m ? m->watermark : std::nullopt, stats);
   if (how == TaskRefresh::Incremental && m && m->watermark) {
+    const Timestamp start = query_start(t);
+    std::set<std::string> seen;
     TY_TRY(list_changed_tasks(t, job, *m->watermark, seen, stats));
     return mark(t, tasks_scope(job), start);
   }
   if (m && !m->resume_link.empty() && m->resume_from)
     return resume_full_listing(t, job, m->resume_link, *m->resume_from, stats);
-  TY_TRY(list_all_tasks(t, job, "", start, seen, stats));
-  TY_TRY(prune_tasks(t, job, seen, stats));
-  return mark(t, tasks_scope(job), start);
+  return full_refresh(t, job, stats);
 }
 
 }  // namespace
@@ -175,6 +248,16 @@ std::string nodes_scope(const std::string& pool) {
 
 std::string tasks_scope(const std::string& job) {
   return "tasks/" + job;
+}
+
+std::string versions_scope(const std::string& job) {
+  return "versions/" + job;
+}
+
+Result<bool> task_versions_due(SyncTarget& t, const std::string& job, Duration every) {
+  auto m = t.store.sync_mark(t.account, versions_scope(job));
+  if (!m) return m.error();
+  return !*m || !(*m)->checked_at || t.clock.now() - *(*m)->checked_at >= every;
 }
 
 Result<void> refresh_pools(SyncTarget& t, SyncStats& stats) {

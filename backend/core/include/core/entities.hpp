@@ -48,6 +48,8 @@ struct Pool {
   std::optional<Timestamp> creation_time;
   std::optional<Timestamp> state_transition_time;
   std::string resize_error;  ///< resizeErrors as `code: message`, `; `-joined; empty when none
+  std::optional<Timestamp> last_modified;  ///< lastModified (Batch only); orders snapshots
+  std::string etag;                        ///< eTag (Batch only); empty when unknown
 };
 
 /// ComputeNode.
@@ -79,6 +81,8 @@ struct Job {
   std::optional<Timestamp> creation_time;
   std::optional<Timestamp> state_transition_time;
   std::vector<NameValue> metadata;
+  std::optional<Timestamp> last_modified;  ///< lastModified (Batch only); orders snapshots
+  std::string etag;                        ///< eTag (Batch only); empty when unknown
 };
 
 /// taskExecutionInfo.failureInfo
@@ -153,6 +157,9 @@ struct Task {
   ExecutionInfo execution_info;
   std::optional<TaskNodeInfo> node_info;
   std::optional<MultiInstanceSettings> multi_instance;
+  /// lastModified (Batch only): moves with every change, retries and constraints included.
+  std::optional<Timestamp> last_modified;
+  std::string etag;  ///< eTag (Batch only); empty when unknown
 };
 
 /// The SLOTS a list shows: `2`, or `3x1` for three instances of one slot each.

@@ -36,6 +36,13 @@ struct TaskQuery {
   int64_t offset = 0;
 };
 
+/// What identifies one version of a cached task: the service's eTag and lastModified (empty and
+/// nullopt for local tasks and rows cached before they were stored).
+struct TaskVersion {
+  std::string etag;
+  std::optional<Timestamp> last_modified;
+};
+
 /// One state change of a task, as recorded in the history table.
 struct StateChange {
   TaskState from = TaskState::Active;
@@ -122,11 +129,15 @@ class Store {
   Result<std::vector<Account>> accounts();
 
   // Pools and nodes
-  /// Inserts or replaces a pool.
+  // Upserts of Batch entities never go back in time: a row whose lastModified (nodes:
+  // stateTransitionTime) is later than the incoming one's stays as it is.
+
+  /// Inserts or replaces a pool, unless the stored one is newer.
   Result<void> upsert_pool(const Pool& p);
   /// Pools of an account, by id.
   Result<std::vector<Pool>> pools(const std::string& account);
-  /// Inserts or replaces a node.
+  /// Inserts or replaces a node, unless the stored one changed state later (nodes have no
+  /// lastModified on the wire).
   Result<void> upsert_node(const Node& n);
   /// Deletes a pool and its nodes.
   Result<void> delete_pool(const std::string& account, const std::string& id);
@@ -137,7 +148,7 @@ class Store {
   Result<std::vector<Node>> nodes(const std::string& account, const std::string& pool);
 
   // Jobs
-  /// Inserts or replaces a job.
+  /// Inserts or replaces a job with its metadata, unless the stored one is newer.
   Result<void> upsert_job(const Job& j);
   /// One job, or nullopt.
   Result<std::optional<Job>> job(const std::string& account, const std::string& id);
@@ -147,7 +158,8 @@ class Store {
   Result<void> delete_job(const std::string& account, const std::string& id);
 
   // Tasks
-  /// Inserts or replaces a task; a state change appends to the history.
+  /// Inserts or replaces a task with its lists, unless the stored one is newer; a state change
+  /// appends to the history.
   Result<void> upsert_task(const Task& t);
   /// One task, or nullopt.
   Result<std::optional<Task>> task(const std::string& account, const std::string& job,
@@ -158,6 +170,10 @@ class Store {
   Result<int64_t> count_tasks(const TaskQuery& q);
   /// The ids of a job's tasks (cheap: for deletion passes).
   Result<std::vector<std::string>> task_ids(const std::string& account, const std::string& job);
+  /// The version (eTag, lastModified) of each of a job's cached tasks, by id: what a pass
+  /// compares with the service's to find the tasks that changed.
+  Result<std::map<std::string, TaskVersion>> task_versions(const std::string& account,
+                                                           const std::string& job);
   /// Task counts by state for a job (or the account when job is empty); every state is present.
   Result<std::map<TaskState, int64_t>> task_counts(const std::string& account,
                                                    const std::string& job);

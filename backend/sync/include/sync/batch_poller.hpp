@@ -41,7 +41,10 @@ struct PollFocus {
 struct PollerOptions {
   std::chrono::milliseconds focus_interval{1500};        ///< what is on screen
   std::chrono::milliseconds background_interval{45000};  ///< the rest of the account
-  std::chrono::milliseconds deletion_interval{300000};   ///< id-only passes over focused jobs
+  /// How often each job's tasks get a version pass (ids and eTags compared with the cache's):
+  /// deletions, and changes that keep stateTransitionTime, reach the cache within this (plus a
+  /// background round for jobs not on screen).
+  std::chrono::milliseconds deletion_interval{300000};
   std::chrono::milliseconds lock_retry{5000};  ///< how often a passive window asks for the lock
   double requests_per_second = 4;              ///< the account's budget, shared by all panes
   double burst = 20;                           ///< requests that may go at once after a quiet spell

@@ -40,8 +40,8 @@ inline constexpr const char* kSyncPassScope = "sync";
 /// written in place (each is whole) and names what failed.
 ///
 /// A pass that was killed is resumed, not started over: a job's task listing goes on from the
-/// last page it stored, and the jobs whose tasks it finished fetch only what changed since (and
-/// their deletions by id when the service's counts differ).
+/// last page it stored, and the jobs whose tasks it finished fetch only what changed since (found
+/// by stateTransitionTime, then by comparing every task's eTag, which finds deletions too).
 Result<SyncStats> full_sync(Store& store, azure::BatchClient& client, const SyncScope& scope);
 
 }  // namespace trainyard

@@ -19,6 +19,9 @@ inline constexpr const char* kPoolsScope = "pools";
 inline constexpr const char* kJobsScope = "jobs";
 std::string nodes_scope(const std::string& pool);
 std::string tasks_scope(const std::string& job);
+/// Sync-mark scope whose checked_at says when a job's tasks were last compared whole with the
+/// service's (a version pass or a full listing).
+std::string versions_scope(const std::string& job);
 
 /// What a step works on. Not thread-safe (the client and the store connection are the caller's).
 struct SyncTarget {
@@ -44,12 +47,21 @@ Result<std::vector<std::string>> refresh_jobs(SyncTarget& t, const std::string& 
 enum class TaskRefresh {
   Incremental,  ///< only tasks whose stateTransitionTime is past the watermark (full when none)
   Full,         ///< every task, with deletions
-  IdsOnly,      ///< the ids alone, to find deletions
+  /// The ids and versions (eTag, lastModified) alone, compared with the cache's: tasks gone are
+  /// removed, new or changed ones fetched (a change that keeps stateTransitionTime, such as a
+  /// retry or new constraints, included). Exact where counts by state are not: a deletion and
+  /// an addition that leave the counts equal are found too.
+  Versions,
 };
 
 /// Refreshes a job's tasks; a NotFound error when the job is gone (its cache is then removed).
 Result<void> refresh_tasks(SyncTarget& t, const std::string& job, TaskRefresh how,
                            SyncStats& stats);
+
+/// Whether a job's tasks are due a version pass: never compared whole, or last compared `every`
+/// or longer ago (this machine's clock). The time is kept in the store, so a restarted poller
+/// keeps the cadence.
+Result<bool> task_versions_due(SyncTarget& t, const std::string& job, Duration every);
 
 /// Whether the service's task counts of a job differ from the cache's (one small request): the
 /// cheap way to learn that a job not on screen needs a refresh.
