@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 
+#include "app/context.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 
@@ -55,8 +57,16 @@ int run_cli(int argc, char** argv) {
     out::eprint("trainyard: {} (see trainyard --help)", e.what());
     return kExitUsage;
   }
-  if (!st.action) return run_tui(st, tui);
-  return st.action();
+  // An exception a command lets escape (a library that throws, a bug) is one line and exit 1,
+  // never an abort; unwinding to here restores the terminal of a TUI.
+  try {
+    if (!st.action) return run_tui(st, tui);
+    return st.action();
+  } catch (const std::exception& e) {
+    return report(make_error(ErrorKind::Internal, e.what()));
+  } catch (...) {
+    return report(make_error(ErrorKind::Internal, "unexpected error"));
+  }
 }
 
 }  // namespace trainyard

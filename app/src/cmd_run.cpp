@@ -54,8 +54,12 @@ Result<SubmitRequest> to_request(const RunOptions& o) {
   std::error_code ec;
   auto wd = o.workdir.empty() ? std::filesystem::current_path(ec)
                               : std::filesystem::absolute(o.workdir, ec);
-  if (ec || !std::filesystem::is_directory(wd))
-    return make_error(ErrorKind::Usage, fmt::format("--workdir '{}': not a directory", o.workdir));
+  // The error_code form: a path that cannot be examined (a loop of links, a name too long, no
+  // permission) is the user's error, not an exception.
+  const bool is_dir = !ec && std::filesystem::is_directory(wd, ec);
+  if (!is_dir)
+    return make_error(ErrorKind::Usage, fmt::format("--workdir '{}': {}", o.workdir,
+                                                    ec ? ec.message() : "not a directory"));
   req.workdir = wd.string();
   if (!o.gpu_ids.empty()) {
     auto ids = parse_gpu_ids(o.gpu_ids);

@@ -1,5 +1,7 @@
 // Bad input changes nothing: a malformed config, theme, spec or account key gets one line naming
 // the file and the place, exit code 2, and the data directory stays byte for byte as it was.
+#include <unistd.h>
+
 #include <map>
 
 #include "cli_fixture.hpp"
@@ -62,6 +64,27 @@ TEST_F(BadInput, ANumberTooLargeIsAnErrorAtItsPlace) {
   auto pool = write("pool.json", "{\"id\": \"p\", \"targetDedicatedNodes\": 9e9999}");
   expect_refused({"pool", "create", "--account", "local", "--json", pool},
                  {pool + ":1:", "9e9999"});
+}
+
+// A working directory that cannot be examined (a loop of links, a name too long, a directory
+// the user may not enter) made std::filesystem throw, and the uncaught exception aborted.
+TEST_F(BadInput, AWorkdirThatCannotBeExaminedIsOneLineNotAnAbort) {
+  auto loop = root() + "/loop";
+  fs::create_symlink(loop, loop);
+  std::vector<std::string> bad = {loop, root() + "/" + std::string(5000, 'a')};
+  if (::geteuid() != 0) {  // root may enter any directory
+    fs::create_directories(root() + "/locked/inside");
+    fs::permissions(root() + "/locked", fs::perms::none);
+    bad.push_back(root() + "/locked/inside");
+  }
+  for (const auto& dir : bad) {
+    auto r = ty({"run", "--workdir", dir, "--", "true"});
+    EXPECT_TRUE(r.code == 1 || r.code == 2) << r.code << " " << r.err.substr(0, 300);
+    EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err.substr(0, 300);
+    EXPECT_EQ(r.err.rfind("trainyard: ", 0), 0u) << r.err.substr(0, 300);
+    EXPECT_NE(r.err.find("--workdir"), std::string::npos) << r.err.substr(0, 300);
+  }
+  if (::geteuid() != 0) fs::permissions(root() + "/locked", fs::perms::owner_all);
 }
 
 TEST_F(BadInput, ExistingRunsAreUntouchedByEveryBadFile) {
