@@ -1,6 +1,7 @@
 // `trainyard logs JOB/TASK [-f] [--stderr] [--raw]`; Batch accounts (`--account A`, `--node`,
 // `--offline`) go to cmd_logs_remote.cpp.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -58,6 +59,87 @@ int open_log(const std::string& path, bool wait_for_it, AppContext& ctx, const s
   }
 }
 
+// An open log file and how far it was printed.
+struct OpenLog {
+  int fd = -1;
+  off_t offset = 0;
+};
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// Whether `path` now names another file than `fd` (a retry moved the old one aside).
+bool replaced(const std::string& path, int fd) {
+  struct stat by_path {
+  }, by_fd{};
+  return ::stat(path.c_str(), &by_path) == 0 && ::fstat(fd, &by_fd) == 0 &&
+         !same_file(by_path, by_fd);
+}
+
+// `stdout.attempt-N.txt` beside `path` (stdout.txt or stderr.txt): where a retry keeps attempt N.
+std::string attempt_path(const std::string& path, int attempt) {
+  auto dot = path.rfind(".txt");
+  return path.substr(0, dot) + ".attempt-" + std::to_string(attempt) + ".txt";
+}
+
+// The attempt whose kept file `fd` is, or -1 (checked up to the task's retry count).
+int attempt_of(const std::string& path, int fd, int retries) {
+  struct stat by_fd {};
+  if (::fstat(fd, &by_fd) != 0) return -1;
+  for (int n = 0; n <= retries; ++n) {
+    struct stat kept {};
+    if (::stat(attempt_path(path, n).c_str(), &kept) == 0 && same_file(kept, by_fd)) return n;
+  }
+  return -1;
+}
+
+int retry_count(AppContext& ctx, const std::string& job, const std::string& id) {
+  auto t = ctx.store->task(kLocalAccount, job, id);
+  return t && t->has_value() ? (*t)->execution_info.retry_count : 0;
+}
+
+// Prints a whole kept file as one attempt's log.
+void print_file(const std::string& path, LogPrinter& out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  pump(fd, 0, out);
+  ::close(fd);
+  out.end_file();
+}
+
+// After a retry: the rest of the attempt being printed, every attempt kept since (several
+// retries may come between two looks), then the new file from its start.
+OpenLog next_attempt(const std::string& path, OpenLog log, LogPrinter& out, AppContext& ctx,
+                     const std::string& job, const std::string& id) {
+  pump(log.fd, log.offset, out);
+  out.end_file();
+  const int retries = retry_count(ctx, job, id);
+  const int was = attempt_of(path, log.fd, retries);
+  ::close(log.fd);
+  for (int n = was + 1; was >= 0 && n <= retries; ++n) print_file(attempt_path(path, n), out);
+  OpenLog next{::open(path.c_str(), O_RDONLY | O_CLOEXEC), 0};
+  if (next.fd >= 0) next.offset = pump(next.fd, 0, out);
+  return next;
+}
+
+// Prints the log and, with `follow`, what is added until the task completes, across retries.
+void print_log(const std::string& path, OpenLog log, bool follow, LogPrinter& out, AppContext& ctx,
+               const std::string& job, const std::string& id) {
+  log.offset = pump(log.fd, 0, out);
+  for (bool done = !follow; log.fd >= 0;) {
+    if (replaced(path, log.fd)) {
+      log = next_attempt(path, log, out, ctx, job, id);
+      continue;
+    }
+    if (done) break;
+    done = task_done(ctx, job, id);  // one more look after the end: the last attempt's file
+    if (!done) std::this_thread::sleep_for(200ms);
+    log.offset = pump(log.fd, log.offset, out);
+  }
+  if (log.fd >= 0) ::close(log.fd);
+}
+
 int logs_command(const CliState& st, const LogsOptions& o) {
   if (batch_account(o)) return remote_logs_command(st, remote_request(o));
   if (!o.node.empty())
@@ -78,14 +160,8 @@ int logs_command(const CliState& st, const LogsOptions& o) {
   int fd = open_log(path, o.follow, **ctx, ref->first, ref->second);
   if (fd < 0) return kExitOk;  // the task never wrote to it
   LogPrinter printer(stdout, o.raw);
-  off_t offset = pump(fd, 0, printer);
-  while (o.follow && !task_done(**ctx, ref->first, ref->second)) {
-    std::this_thread::sleep_for(200ms);
-    offset = pump(fd, offset, printer);
-  }
-  pump(fd, offset, printer);
+  print_log(path, {fd, 0}, o.follow, printer, **ctx, ref->first, ref->second);
   printer.finish();
-  ::close(fd);
   return kExitOk;
 }
 

@@ -20,6 +20,13 @@ void LogPrinter::write(std::string_view bytes) {
   emit_lines();
 }
 
+void LogPrinter::end_file() {
+  if (raw_) return;  // the exact bytes, file after file
+  sanitizer_.finish();
+  emit_lines();
+  sanitizer_.reset();
+}
+
 void LogPrinter::finish() {
   if (!raw_) {
     sanitizer_.finish();

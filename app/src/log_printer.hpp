@@ -17,6 +17,9 @@ class LogPrinter {
   void write(std::string_view bytes);
   /// Writes a last unterminated line.
   void finish();
+  /// Ends one file of a stream of several (a retried task's attempts): its unterminated last
+  /// line is written as a line, and the next file starts clean.
+  void end_file();
 
  private:
   void emit_lines();

@@ -212,6 +212,22 @@ TEST_F(Cli, LogsStderr) {
   EXPECT_EQ(ty({"logs", "--stderr", ref}).out, "err\n");
 }
 
+// A retry renames stdout.txt to stdout.attempt-N.txt and starts a new one: `logs -f` prints
+// the rest of the attempt it was on, then follows the next, and ends when the task does.
+TEST_F(Cli, LogsFollowKeepsFollowingAcrossARetry) {
+  const std::string script =
+      "if [ \"$AZ_BATCH_TASK_RETRY_COUNT\" = 0 ]; then echo first; sleep 2; "
+      "printf 'first-end'; exit 3; fi; sleep 0.3; echo second; sleep 1; echo second-end";
+  auto ref = submit({"--id", "retried", "--retries", "1"}, {"sh", "-c", script});
+  auto r = ty({"logs", "-f", ref});
+  EXPECT_EQ(r.code, 0) << r.err;
+  // The first attempt's unterminated last line ends where its file does.
+  EXPECT_EQ(r.out, "first\nfirst-end\nsecond\nsecond-end\n");
+  auto t = task_json(ref);
+  EXPECT_EQ(t.value("state", ""), "completed");
+  EXPECT_EQ(t["executionInfo"].value("retryCount", -1), 1);
+}
+
 // --- rm -------------------------------------------------------------------------------------
 
 TEST_F(Cli, RmRemovesFinishedRunsAndRefusesRunningOnes) {
