@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "local/process.hpp"
 #include "output.hpp"
+#include "stop_signals.hpp"
 
 namespace trainyard {
 namespace {
@@ -76,9 +77,17 @@ int run_tui(const CliState& st, const TuiFlags& f) {
     out::eprint("trainyard: the TUI needs a terminal (use a subcommand, or --dump-frame WxH)");
     return kExitUsage;
   }
-  auto term = make_ncurses_terminal(*theme);
-  Tui tui(**ctx, *term, o);
-  return tui.run();
+  // Before curses starts, so it leaves the stop signals to us.
+  StopSignals stop;
+  o.stop_fd = stop.fd();
+  int rc = 0;
+  {
+    auto term = make_ncurses_terminal(*theme);
+    Tui tui(**ctx, *term, o);
+    rc = tui.run();
+  }  // the pollers stopped, then the terminal restored
+  stop.reraise();
+  return rc;
 }
 
 }  // namespace trainyard

@@ -6,6 +6,7 @@
 
 #include <clocale>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <vector>
 
@@ -38,6 +39,16 @@ std::optional<KeyEvent> decode_char(wint_t ch) {
   return KeyEvent::character(static_cast<char32_t>(ch));
 }
 
+std::terminate_handler g_previous_terminate = nullptr;
+
+// An exception that escapes a thread ends the process through std::terminate: the terminal is
+// given back first, so the message lands on a usable screen.
+[[noreturn]] void restore_then_terminate() {
+  endwin();
+  if (g_previous_terminate) g_previous_terminate();
+  std::abort();
+}
+
 short curses_color(const Color& c) {
   if (c.is_default()) return -1;
   if (c.kind == Color::Kind::Index) return static_cast<short>(c.index);
@@ -68,8 +79,12 @@ class NcursesTerminal final : public Terminal {
     attrs_.assign(kRoleCount, A_NORMAL);
     for (size_t i = 0; i < kRoleCount; ++i)
       attrs_[i] = attr_for(theme_.style(static_cast<Role>(i)));
+    g_previous_terminate = std::set_terminate(restore_then_terminate);
   }
-  ~NcursesTerminal() override { endwin(); }
+  ~NcursesTerminal() override {
+    std::set_terminate(g_previous_terminate);
+    endwin();
+  }
 
   TermSize size() const override {
     int h = 0, w = 0;

@@ -269,8 +269,12 @@ int Tui::run() {
   while (!st_->quit) {
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
         next_refresh - std::chrono::steady_clock::now());
-    pollfd fds[2] = {{st_->events.fd(), POLLIN, 0}, {term_.input_fd(), POLLIN, 0}};
-    poll(fds, term_.input_fd() >= 0 ? 2 : 1, static_cast<int>(std::max<int64_t>(0, wait.count())));
+    // poll() ignores a negative fd: a missing input or stop fd needs no special case.
+    pollfd fds[3] = {{st_->events.fd(), POLLIN, 0},
+                     {term_.input_fd(), POLLIN, 0},
+                     {st_->options.stop_fd, POLLIN, 0}};
+    poll(fds, 3, static_cast<int>(std::max<int64_t>(0, wait.count())));
+    if (fds[2].revents & POLLIN) break;  // a stop signal: end as a quit does
     const auto woke = std::chrono::steady_clock::now();
     bool changed = handle_events();
     while (auto k = term_.read_key()) {

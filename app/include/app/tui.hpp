@@ -18,6 +18,7 @@ struct TuiOptions {
   std::string job;
   std::string demo_command;  ///< pre-filled in the run form
   bool readonly = false;     ///< `--readonly`: every change to a Batch account is refused
+  int stop_fd = -1;          ///< readable when the TUI must end (a stop signal came): it quits then
 };
 
 struct TuiState;
