@@ -111,6 +111,24 @@ TEST_F(StoreWrite, TwoConnectionsWriteConcurrently) {
   EXPECT_EQ((*other)->task_counts("acct", "")->at(TaskState::Running), 2 * kPerThread);
 }
 
+// A writer that outlasts the busy timeout is reported as Busy (retryable), not as a Db failure,
+// and leaves the connection usable once the lock is free.
+TEST_F(StoreWrite, ALockHeldPastTheBusyTimeoutIsBusy) {
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path().c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_busy_timeout(store_->handle(), 50);
+  auto in_write = store_->write([] { return ok_result(); });
+  auto alone = store_->upsert_account({"acct", AccountKind::Batch, "e"});
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  ASSERT_FALSE(in_write.ok());
+  EXPECT_EQ(in_write.error().kind, ErrorKind::Busy);
+  ASSERT_FALSE(alone.ok());
+  EXPECT_EQ(alone.error().kind, ErrorKind::Busy);
+  EXPECT_TRUE(store_->upsert_account({"acct", AccountKind::Batch, "e"}).ok());
+}
+
 TEST(StoreConcurrentOpen, ManyConnectionsOpenAFreshFileAtOnce) {
   testing::TempDir dir;
   constexpr int kThreads = 4;

@@ -4,15 +4,21 @@
 
 namespace trainyard::detail {
 
+ErrorKind kind_of(int rc) {
+  return (rc & 0xff) == SQLITE_BUSY ? ErrorKind::Busy : ErrorKind::Db;
+}
+
 Error db_error(sqlite3* db, std::string_view what) {
-  return make_error(ErrorKind::Db, fmt::format("{}: {}", what, sqlite3_errmsg(db)));
+  return make_error(kind_of(sqlite3_extended_errcode(db)),
+                    fmt::format("{}: {}", what, sqlite3_errmsg(db)));
 }
 
 Result<void> exec(sqlite3* db, const char* sql, std::string_view what) {
   char* msg = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &msg) == SQLITE_OK) return ok_result();
+  int rc = sqlite3_exec(db, sql, nullptr, nullptr, &msg);
+  if (rc == SQLITE_OK) return ok_result();
   // sqlite3_exec's own message is more precise than sqlite3_errmsg after a multi-statement run.
-  Error e = make_error(ErrorKind::Db, fmt::format("{}: {}", what, msg ? msg : "unknown error"));
+  Error e = make_error(kind_of(rc), fmt::format("{}: {}", what, msg ? msg : "unknown error"));
   sqlite3_free(msg);
   return e;
 }

@@ -18,7 +18,9 @@
 
 namespace trainyard::detail {
 
-/// `<what>: <sqlite message>` as an ErrorKind::Db error.
+/// ErrorKind::Busy for SQLITE_BUSY (a lock held past the busy timeout), else ErrorKind::Db.
+ErrorKind kind_of(int rc);
+/// `<what>: <sqlite message>` as an ErrorKind::Db (or Busy) error.
 Error db_error(sqlite3* db, std::string_view what);
 /// Runs one or more SQL statements without results.
 Result<void> exec(sqlite3* db, const char* sql, std::string_view what);

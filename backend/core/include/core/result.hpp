@@ -14,6 +14,7 @@ enum class ErrorKind {
   Conflict,  ///< the entity is in the wrong state or exists already
   Io,        ///< file system or process failure
   Db,        ///< SQLite failure
+  Busy,      ///< another connection held the store's write lock past the busy timeout; retryable
   Parse,     ///< malformed data
   Network,   ///< transport failure, retryable
   Http,      ///< an HTTP error status

@@ -102,7 +102,8 @@ struct SyncMark {
 
 /// A connection to cache.db; one per process and thread that writes.
 ///
-/// Every method returns errors as values (ErrorKind::Db for SQLite failures) and never throws.
+/// Every method returns errors as values (ErrorKind::Db for SQLite failures, ErrorKind::Busy when
+/// another connection held the write lock past the busy timeout) and never throws.
 /// Methods that write are atomic on their own; inside `write()` they join its transaction.
 class Store {
  public:
