@@ -45,12 +45,14 @@ Result<void> LocalEngine::request_stop(const std::string& job, const std::string
   if (process_matches(sup, running->supervisor_start) && kill(sup, SIGTERM) == 0)
     return ok_result();
   // No supervisor to do it: end the group here and record the stop.
+  // Ending the groups waits out the grace period: no write transaction is open meanwhile.
   if (running->pgid > 0 && process_matches(static_cast<pid_t>(running->pid), running->start_ticks))
     terminate_group(static_cast<pid_t>(running->pgid),
                     std::chrono::seconds(running->grace_seconds));
+  end_orphaned_groups(*running);
   return store_.write(
       [&]() -> Result<void> {
-        TY_TRY(end_orphaned_run(store_, *running, clock_.now(), "stopped by the user"));
+        TY_TRY(record_orphaned_subtasks(store_, *running, clock_.now(), "stopped by the user"));
         auto t = store_.task(kLocalAccount, job, task);
         if (!t) return t.error();
         if (!t->has_value() || (*t)->state == TaskState::Completed) return ok_result();

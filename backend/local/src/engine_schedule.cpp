@@ -9,6 +9,7 @@
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
+#include "run_outcome.hpp"
 
 namespace trainyard {
 
@@ -47,17 +48,34 @@ Result<std::vector<Task>> tasks_in(Store& store, TaskState state) {
   return store.tasks(q);
 }
 
+// Neither the supervisor nor the task's leader lives: nobody will record how the run ended.
+bool run_is_lost(const LocalRun& lr) {
+  if (process_matches(static_cast<pid_t>(lr.supervisor_pid), lr.supervisor_start)) return false;
+  return !(lr.pid > 0 && process_matches(static_cast<pid_t>(lr.pid), lr.start_ticks));
+}
+
 }  // namespace
 
 LocalEngine::LocalEngine(Store& store, EngineConfig config, const Clock& clock)
     : store_(store), config_(std::move(config)), clock_(clock) {}
 
 int LocalEngine::total_slots() const {
-  auto gpus = config_.gpu_probe ? config_.gpu_probe() : std::vector<GpuSlot>{};
+  return slots_for(probe_gpus());
+}
+
+std::vector<GpuSlot> LocalEngine::probe_gpus() const {
+  return config_.gpu_probe ? config_.gpu_probe() : std::vector<GpuSlot>{};
+}
+
+int LocalEngine::slots_for(const std::vector<GpuSlot>& gpus) const {
   return gpus.empty() ? std::max(1, config_.cpu_slots) : static_cast<int>(gpus.size());
 }
 
 Result<Node> LocalEngine::ensure_local_node() {
+  return ensure_local_node(total_slots());
+}
+
+Result<Node> LocalEngine::ensure_local_node(int slots) {
   Account a{kLocalAccount, AccountKind::Local, ""};
   if (auto r = store_.upsert_account(a); !r) return r.error();
   auto pools = store_.pools(kLocalAccount);
@@ -67,7 +85,7 @@ Result<Node> LocalEngine::ensure_local_node() {
   pool.id = kLocalPool;
   pool.vm_size = "local";
   pool.current_dedicated_nodes = pool.target_dedicated_nodes = 1;
-  pool.task_slots_per_node = total_slots();
+  pool.task_slots_per_node = slots;
   pool.creation_time = pools->empty() ? clock_.now() : pools->front().creation_time;
   if (auto r = store_.upsert_pool(pool); !r) return r.error();
   auto nodes = store_.nodes(kLocalAccount, kLocalPool);
@@ -84,10 +102,10 @@ Result<Node> LocalEngine::ensure_local_node() {
   return n;
 }
 
-Result<bool> LocalEngine::work_pending() {
+Result<bool> LocalEngine::work_pending(int slots) {
   auto nodes = store_.nodes(kLocalAccount, kLocalPool);
   if (!nodes) return nodes.error();
-  if (nodes->empty() || nodes->front().task_slots != total_slots()) return true;
+  if (nodes->empty() || nodes->front().task_slots != slots) return true;
   auto counts = store_.task_counts(kLocalAccount, "");
   if (!counts) return counts.error();
   if ((*counts)[TaskState::Active] > 0) return true;
@@ -105,27 +123,46 @@ Result<bool> LocalEngine::work_pending() {
   return false;
 }
 
+// Probing NVML and ending process groups take time, so both happen before the write lock is
+// taken; the transaction then re-checks every run it acts on.
 Result<int> LocalEngine::schedule() {
+  auto gpus = probe_gpus();
   // Read first: an idle machine must not take the write lock (and fsync) on every poll.
-  auto pending = work_pending();
+  auto pending = work_pending(slots_for(gpus));
   if (!pending) return pending.error();
   if (!*pending) return 0;
+  end_lost_groups();
   int started = 0;
+  std::vector<LocalRun> lost;
   auto r = store_.write(
       [&]() -> Result<void> {
-        if (auto e = ensure_local_node(); !e) return e.error();
-        if (auto rec = reconcile_locked(); !rec) return rec;
-        auto s = start_ready_locked();
+        lost.clear();
+        if (auto e = ensure_local_node(slots_for(gpus)); !e) return e.error();
+        if (auto rec = reconcile_locked(lost); !rec) return rec;
+        auto s = start_ready_locked(gpus);
         if (!s) return s.error();
         started = *s;
         return ok_result();
       },
       Durability::Intent);
   if (!r) return r.error();
+  // A run found lost only inside the transaction (its supervisor died meanwhile).
+  for (const auto& lr : lost) end_orphaned_groups(lr);
   return started;
 }
 
-Result<void> LocalEngine::reconcile_locked() {
+void LocalEngine::end_lost_groups() {
+  for (auto state : {TaskState::Preparing, TaskState::Running}) {
+    auto tasks = tasks_in(store_, state);
+    if (!tasks) return;
+    for (const auto& t : *tasks) {
+      auto run = store_.local_run(t.job_id, t.id);
+      if (run && run->has_value() && run_is_lost(**run)) end_orphaned_groups(**run);
+    }
+  }
+}
+
+Result<void> LocalEngine::reconcile_locked(std::vector<LocalRun>& lost) {
   for (auto state : {TaskState::Preparing, TaskState::Running}) {
     auto tasks = tasks_in(store_, state);
     if (!tasks) return tasks.error();
@@ -139,23 +176,39 @@ Result<void> LocalEngine::reconcile_locked() {
       }
       LocalRun& lr = **run;
       if (process_matches(static_cast<pid_t>(lr.supervisor_pid), lr.supervisor_start)) continue;
-      if (lr.pid > 0 && process_matches(static_cast<pid_t>(lr.pid), lr.start_ticks)) {
+      if (!run_is_lost(lr)) {
         if (auto s = start_supervisor_locked(t, lr, true); !s) return s;
         continue;
       }
-      auto msg = fmt::format("the supervisor (pid {}) ended before recording how the task ended",
-                             lr.supervisor_pid);
-      if (auto e = end_orphaned_run(store_, lr, clock_.now(), msg); !e) return e;
-      if (auto f = fail_locked(t, "SupervisorLost", msg); !f) return f;
+      if (auto e = record_lost_locked(t, lr); !e) return e;
+      lost.push_back(lr);
     }
   }
   return ok_result();
 }
 
-Result<int> LocalEngine::start_ready_locked() {
+// The outcome the supervisor left in the run directory when there is one (it died waiting for
+// the store after the task ended), else SupervisorLost.
+Result<void> LocalEngine::record_lost_locked(const Task& t, LocalRun lr) {
+  auto msg = fmt::format("the supervisor (pid {}) ended before recording how the task ended",
+                         lr.supervisor_pid);
+  TY_TRY(record_orphaned_subtasks(store_, lr, clock_.now(), msg));
+  auto dir = run_paths(config_.data_dir, t.job_id, t.id).dir;
+  auto outcome = read_run_outcome(outcome_path(dir));
+  if (!outcome || !outcome->has_value()) {
+    if (!outcome) msg += fmt::format(" ({})", outcome.error().message);
+    return fail_locked(t, "SupervisorLost", msg);
+  }
+  lr.supervisor_pid = 0;
+  lr.supervisor_start = 0;
+  TY_TRY(store_.upsert_local_run(lr));
+  return store_.upsert_task(completed_with(t, **outcome));
+}
+
+Result<int> LocalEngine::start_ready_locked(const std::vector<GpuSlot>& gpus) {
   Placement p;
-  p.gpus = config_.gpu_probe ? config_.gpu_probe() : std::vector<GpuSlot>{};
-  p.free_slots = p.gpus.empty() ? std::max(1, config_.cpu_slots) : static_cast<int>(p.gpus.size());
+  p.gpus = gpus;
+  p.free_slots = slots_for(gpus);
   for (auto state : {TaskState::Preparing, TaskState::Running}) {
     auto busy = tasks_in(store_, state);
     if (!busy) return busy.error();

@@ -47,13 +47,16 @@ void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
   for (pid_t pgid : ours) terminate_group(pgid, grace, reap);
 }
 
-Result<void> end_orphaned_run(Store& store, const LocalRun& run, Timestamp now,
-                              const std::string& reason) {
+void end_orphaned_groups(const LocalRun& run) {
   // The task's own group too: what its leader started outlives the leader, and only a supervisor
   // ends the group once the leader has exited.
   auto groups = parse_instance_groups(run.instance_groups);
   if (run.pgid > 0) groups.push_back(InstanceGroup{static_cast<pid_t>(run.pgid), run.start_ticks});
   terminate_instance_groups(groups, std::chrono::seconds(2));
+}
+
+Result<void> record_orphaned_subtasks(Store& store, const LocalRun& run, Timestamp now,
+                                      const std::string& reason) {
   auto subtasks = store.subtasks(kLocalAccount, run.job, run.task);
   if (!subtasks) return subtasks.error();
   if (subtasks->empty()) return ok_result();

@@ -30,8 +30,11 @@ void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
                                std::chrono::milliseconds grace, void (*reap)() = nullptr);
 
 /// For a run whose supervisor is gone: ends what is left of its task's and its instances'
-/// process groups and records its unfinished subtasks as ended for `reason`.
-Result<void> end_orphaned_run(Store& store, const LocalRun& run, Timestamp now,
-                              const std::string& reason);
+/// process groups. It waits for them, so it is never called inside a write transaction.
+void end_orphaned_groups(const LocalRun& run);
+
+/// For a run whose supervisor is gone: records its unfinished subtasks as ended for `reason`.
+Result<void> record_orphaned_subtasks(Store& store, const LocalRun& run, Timestamp now,
+                                      const std::string& reason);
 
 }  // namespace trainyard

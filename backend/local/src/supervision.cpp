@@ -1,11 +1,14 @@
 #include "supervision.hpp"
 
 #include "gpu_id_list.hpp"
+#include "local/busy_retry.hpp"
+#include "run_outcome.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -54,9 +57,17 @@ void Supervision::log(const std::string& line) {
   out << format_iso8601(clock_.now()) << " [" << getpid() << "] " << line << "\n";
 }
 
+Result<void> Supervision::write_until_stored(const std::function<Result<void>()>& fn) {
+  return trainyard::write_until_stored(
+      [&] { return store_.write(fn, Durability::Intent); },
+      [&](const Error& e, std::chrono::milliseconds delay) {
+        log(fmt::format("{}; trying again in {} ms", e.message, delay.count()));
+      });
+}
+
 Result<bool> Supervision::claim() {
   bool mine = false;
-  auto r = store_.write([&]() -> Result<void> {
+  auto r = write_until_stored([&]() -> Result<void> {
     auto t = store_.task(kLocalAccount, args_.job, args_.task);
     if (!t) return t.error();
     auto run = store_.local_run(args_.job, args_.task);
@@ -78,6 +89,10 @@ Result<bool> Supervision::claim() {
 int Supervision::run() {
   auto mine = claim();
   if (!mine || !*mine) return mine ? 0 : 1;
+  if (!args_.adopt) {
+    std::error_code ec;  // an outcome left by an earlier run of this id is not this run's
+    std::filesystem::remove(outcome_path(paths_.dir), ec);
+  }
   if (task_.constraints.max_wall_clock_time)
     wall_deadline_ = SteadyClock::now() + *task_.constraints.max_wall_clock_time;
   if (args_.adopt) {
@@ -142,20 +157,24 @@ Result<ChildInfo> Supervision::start_attempt() {
 }
 
 Result<void> Supervision::record_running(const ChildInfo& child) {
-  return store_.write(
-      [&]() -> Result<void> {
-        run_.pid = child.pid;
-        run_.pgid = child.pgid;
-        run_.start_ticks = child.start_ticks;
-        if (auto r = store_.upsert_local_run(run_); !r) return r;
-        task_.previous_state = task_.state;
-        task_.state = TaskState::Running;
-        task_.state_transition_time = clock_.now();
-        if (!task_.multi_instance) task_.execution_info.start_time = task_.state_transition_time;
-        task_.execution_info.end_time.reset();
-        return store_.upsert_task(task_);
-      },
-      Durability::Intent);
+  LocalRun run = run_;
+  run.pid = child.pid;
+  run.pgid = child.pgid;
+  run.start_ticks = child.start_ticks;
+  Task task = task_;
+  task.previous_state = task.state;
+  task.state = TaskState::Running;
+  task.state_transition_time = clock_.now();
+  if (!task.multi_instance) task.execution_info.start_time = task.state_transition_time;
+  task.execution_info.end_time.reset();
+  auto r = write_until_stored([&]() -> Result<void> {
+    if (auto u = store_.upsert_local_run(run); !u) return u;
+    return store_.upsert_task(task);
+  });
+  if (!r) return r;
+  run_ = run;
+  task_ = task;
+  return ok_result();
 }
 
 Result<bool> Supervision::stop_requested() {

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -57,6 +58,8 @@ class Supervision {
   Result<bool> record_outcome(const AttemptOutcome& out);
   Result<void> record_completed(const AttemptOutcome& out);
   Result<bool> stop_requested();
+  // A write (synchronous=FULL) retried while another process holds the store's write lock.
+  Result<void> write_until_stored(const std::function<Result<void>()>& fn);
   void start_kill_timer(pid_t pgid);
   void check_deadlines(pid_t pgid);
   void signal_all(pid_t pgid, int sig);

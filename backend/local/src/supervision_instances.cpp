@@ -145,20 +145,25 @@ void Supervision::end_instances(const AttemptOutcome& out) {
 }
 
 Result<void> Supervision::save_subtasks() {
-  return store_.write(
-      [&]() -> Result<void> {
-        run_.instance_groups = format_instance_groups(instance_groups_);
-        TY_TRY(store_.upsert_local_run(run_));
-        // The task runs from its coordination commands on, as on Batch.
-        if (task_.state == TaskState::Preparing) {
-          task_.previous_state = task_.state;
-          task_.state = TaskState::Running;
-          task_.state_transition_time = clock_.now();
-          TY_TRY(store_.upsert_task(task_));
-        }
-        return store_.replace_subtasks(kLocalAccount, task_.job_id, task_.id, subtasks_);
-      },
-      Durability::Intent);
+  LocalRun run = run_;
+  run.instance_groups = format_instance_groups(instance_groups_);
+  // The task runs from its coordination commands on, as on Batch.
+  Task task = task_;
+  bool starts = task.state == TaskState::Preparing;
+  if (starts) {
+    task.previous_state = task.state;
+    task.state = TaskState::Running;
+    task.state_transition_time = clock_.now();
+  }
+  auto r = write_until_stored([&]() -> Result<void> {
+    TY_TRY(store_.upsert_local_run(run));
+    if (starts) TY_TRY(store_.upsert_task(task));
+    return store_.replace_subtasks(kLocalAccount, task.job_id, task.id, subtasks_);
+  });
+  if (!r) return r;
+  run_ = run;
+  task_ = task;
+  return ok_result();
 }
 
 }  // namespace trainyard

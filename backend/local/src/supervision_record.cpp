@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "run_outcome.hpp"
 #include "supervision.hpp"
 
 namespace trainyard {
@@ -35,6 +36,16 @@ bool succeeded(const AttemptOutcome& out) {
   return !out.stopped && !out.timed_out && !out.unknown_exit && out.status.exit_code == 0;
 }
 
+RunOutcome run_outcome(const AttemptOutcome& out, Timestamp now) {
+  RunOutcome o;
+  o.end_time = now;
+  o.result = succeeded(out) ? TaskResult::Success : TaskResult::Failure;
+  if (!out.unknown_exit && (out.status.exit_code || out.status.signal))
+    o.exit_code = out.status.shell_code();
+  if (!succeeded(out)) o.failure = failure_for(out);
+  return o;
+}
+
 }  // namespace
 
 Result<bool> Supervision::record_outcome(const AttemptOutcome& out) {
@@ -47,46 +58,38 @@ Result<bool> Supervision::record_outcome(const AttemptOutcome& out) {
   log(fmt::format("attempt {} failed ({}); retrying", task_.execution_info.retry_count,
                   failure_for(out).message));
   keep_attempt_logs(paths_, task_.execution_info.retry_count);
-  auto r = store_.write(
-      [&]() -> Result<void> {
-        task_.execution_info.retry_count += 1;
-        task_.execution_info.last_retry_time = clock_.now();
-        task_.execution_info.exit_code = out.status.shell_code();
-        return store_.upsert_task(task_);
-      },
-      Durability::Intent);
+  Task task = task_;
+  task.execution_info.retry_count += 1;
+  task.execution_info.last_retry_time = clock_.now();
+  task.execution_info.exit_code = out.status.shell_code();
+  auto r = write_until_stored([&] { return store_.upsert_task(task); });
   if (!r) return r.error();
+  task_ = task;
   return true;
 }
 
+// The outcome goes to the run directory first: a supervisor that dies while the store is busy
+// leaves it for the next scheduling pass to record (see LocalEngine::reconcile_locked).
 Result<void> Supervision::record_completed(const AttemptOutcome& out) {
-  auto now = clock_.now();
-  bool ok = succeeded(out);
-  auto r = store_.write(
-      [&]() -> Result<void> {
-        task_.previous_state = task_.state;
-        task_.state = TaskState::Completed;
-        task_.state_transition_time = task_.execution_info.end_time = now;
-        if (!task_.execution_info.start_time) task_.execution_info.start_time = now;
-        task_.execution_info.result = ok ? TaskResult::Success : TaskResult::Failure;
-        task_.execution_info.exit_code.reset();
-        if (!out.unknown_exit && (out.status.exit_code || out.status.signal))
-          task_.execution_info.exit_code = out.status.shell_code();
-        if (ok)
-          task_.execution_info.failure_info.reset();
-        else
-          task_.execution_info.failure_info = failure_for(out);
-        run_.supervisor_pid = 0;
-        run_.supervisor_start = 0;
-        if (auto u = store_.upsert_local_run(run_); !u) return u;
-        return store_.upsert_task(task_);
-      },
-      Durability::Intent);
   // The submitter's environment (and any secrets passed with it) is needed only to start
   // attempts; it does not outlive the run.
   std::error_code ec;
   std::filesystem::remove(paths_.environment, ec);
-  log(fmt::format("completed: {}", ok ? "success" : failure_for(out).message));
+  auto outcome = run_outcome(out, clock_.now());
+  if (auto w = write_run_outcome(outcome_path(paths_.dir), outcome); !w) log(w.error().message);
+  Task done = completed_with(task_, outcome);
+  LocalRun run = run_;
+  run.supervisor_pid = 0;
+  run.supervisor_start = 0;
+  auto r = write_until_stored([&]() -> Result<void> {
+    if (auto u = store_.upsert_local_run(run); !u) return u;
+    return store_.upsert_task(done);
+  });
+  if (r) {
+    task_ = done;
+    run_ = run;
+  }
+  log(fmt::format("completed: {}", outcome.failure ? outcome.failure->message : "success"));
   return r;
 }
 

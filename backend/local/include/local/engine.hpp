@@ -87,6 +87,8 @@ class LocalEngine {
   void reap_children();
   /// Ensures account, pool and node `local` exist in the store.
   Result<Node> ensure_local_node();
+  /// The same with `slots` slots, as the caller probed them (inside a write transaction).
+  Result<Node> ensure_local_node(int slots);
   /// The settings in use.
   const EngineConfig& config() const { return config_; }
 
@@ -97,9 +99,13 @@ class LocalEngine {
   Result<void> record_locked(const std::vector<Task>& tasks, const std::vector<SubmitRequest>& reqs,
                              const std::optional<Job>& job_template);
   void remove_run_dirs(const std::vector<Task>& tasks);
-  Result<bool> work_pending();
-  Result<void> reconcile_locked();
-  Result<int> start_ready_locked();
+  std::vector<GpuSlot> probe_gpus() const;
+  int slots_for(const std::vector<GpuSlot>& gpus) const;
+  Result<bool> work_pending(int slots);
+  void end_lost_groups();
+  Result<void> reconcile_locked(std::vector<LocalRun>& lost);
+  Result<void> record_lost_locked(const Task& t, LocalRun lr);
+  Result<int> start_ready_locked(const std::vector<GpuSlot>& gpus);
   Result<bool> try_start_locked(Task& t, Placement& p);
   Result<void> start_supervisor_locked(Task& t, LocalRun& run, bool adopt);
   Result<void> fail_locked(Task t, const std::string& code, const std::string& message);
