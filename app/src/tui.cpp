@@ -134,7 +134,8 @@ void load_page(AppContext& ctx, TuiState& st) {
 Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
     : ctx_(ctx), term_(term), st_(std::make_unique<TuiState>()) {
   st_->options = std::move(options);
-  st_->engine = std::make_unique<LocalEngine>(*ctx.store, ctx.engine, ctx.clock);
+  st_->local = std::make_unique<LocalWorker>(ctx.data_dir, ctx.engine, ctx.clock,
+                                             [st = st_.get()](Event e) { st->events.post(e); });
   st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
                                            GpuMonitorOptions{},
                                            [st = st_.get()] { st->events.post(Wake{}); });
@@ -168,15 +169,12 @@ void Tui::handle_key(const KeyEvent& key) {
   refresh();
 }
 
+void Tui::settle() {
+  st_->local->settle();
+  refresh();
+}
+
 void Tui::refresh() {
-  auto now = std::chrono::steady_clock::now();
-  if (now - st_->last_schedule > 2s) {
-    // Any open UI also keeps the local queue moving and repairs lost supervisors.
-    if (auto r = st_->engine->schedule(); !r)
-      set_status(*st_, r.error().message, StatusLevel::Error);
-    st_->engine->reap_children();
-    st_->last_schedule = now;
-  }
   auto& f = st_->top();
   if (f.view == View::Logs) refresh_logs(*st_);
   if (f.view == View::Sweep)
@@ -238,7 +236,7 @@ void Tui::tick() {
 // Workers' news: an action's outcome goes to the status bar; a poller's write reloads the pane
 // (when the store really changed); a GPU sample only redraws the GPU pane.
 bool Tui::handle_events() {
-  bool changed = false, wrote = false;
+  bool changed = st_->local->run_replies() > 0, wrote = false;
   for (auto& e : st_->events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
       set_status(*st_, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
@@ -313,7 +311,8 @@ int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys
       return 2;
     }
     tui.handle_key(*k);
-    tui.draw();  // lets layout-dependent state settle, as a real frame would
+    tui.settle();  // a local action's outcome, as the real loop shows it once the worker answers
+    tui.draw();    // lets layout-dependent state settle, as a real frame would
   }
   tui.refresh();
   tui.draw();

@@ -69,9 +69,10 @@ void confirm_stop(TuiState& st) {
                fmt::format("Stop {}/{}? Its process group gets SIGTERM, then SIGKILL after 10 s.",
                            job, task)};
   st.on_confirm = [&st, job, task] {
-    auto r = st.engine->request_stop(job, task);
-    set_status(st, r ? fmt::format("stopping {}/{}", job, task) : r.error().message,
-               r ? StatusLevel::Ok : StatusLevel::Error);
+    run_local(st, [job, task](LocalEngine& e) -> Result<std::string> {
+      TY_TRY(e.request_stop(job, task));
+      return fmt::format("stopping {}/{}", job, task);
+    });
   };
   st.mode = Mode::Confirm;
 }
@@ -82,9 +83,10 @@ void confirm_remove(TuiState& st) {
   std::string job = st.top().job, task = *key;
   st.confirm = DialogVm{"Remove run", fmt::format("Remove {}/{} and its files?", job, task)};
   st.on_confirm = [&st, job, task] {
-    auto r = st.engine->remove(job, task);
-    set_status(st, r ? fmt::format("removed {}/{}", job, task) : r.error().message,
-               r ? StatusLevel::Ok : StatusLevel::Error);
+    run_local(st, [job, task](LocalEngine& e) -> Result<std::string> {
+      TY_TRY(e.remove(job, task));
+      return fmt::format("removed {}/{}", job, task);
+    });
   };
   st.mode = Mode::Confirm;
 }
@@ -162,6 +164,12 @@ bool batch_action(AppContext& ctx, TuiState& st, Action a) {
 void set_status(TuiState& st, std::string msg, StatusLevel level) {
   st.status.message = std::move(msg);
   st.status.level = level;
+}
+
+void run_local(TuiState& st, LocalWorker::Action action) {
+  st.local->submit(std::move(action), [&st](const Result<std::string>& r) {
+    set_status(st, r ? *r : r.error().message, r ? StatusLevel::Ok : StatusLevel::Error);
+  });
 }
 
 void open_view(AppContext& ctx, TuiState& st, View v) {
@@ -267,7 +275,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       if (auto key = selected_key(st)) toggle_pin(st, *key);
       break;
     case Action::Refresh:
-      st.last_schedule = {};
+      st.local->poke();
       poke_poller(st);
       break;
     default:

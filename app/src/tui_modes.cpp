@@ -73,7 +73,22 @@ std::optional<int> positive_int(const std::string& s) {
   return std::nullopt;
 }
 
+// The form stays open until the worker answers, so a refused run keeps what the user typed.
+void run_form_submitted(TuiState& st, const Result<std::string>& r) {
+  st.run_form_pending = false;
+  bool open = st.mode == Mode::Form && st.form && !st.on_form_submit;
+  if (!r && open) {
+    st.form->error = r.error().message;
+    return;
+  }
+  set_status(st, r ? *r : r.error().message, r ? StatusLevel::Ok : StatusLevel::Error);
+  if (!r || !open) return;
+  st.form.reset();
+  st.mode = Mode::Normal;
+}
+
 void submit_run_form(TuiState& st) {
+  if (st.run_form_pending) return;  // Enter twice must not queue the run twice
   SubmitRequest req;
   req.command_line = st.form->value("Command");
   req.job = st.form->value("Job");
@@ -81,14 +96,14 @@ void submit_run_form(TuiState& st) {
   req.gpus = positive_int(st.form->value("GPUs")).value_or(1);
   req.workdir = st.form->value("Directory");
   req.environment = current_environment();
-  auto t = st.engine->submit(req);
-  if (!t) {
-    st.form->error = t.error().message;
-    return;
-  }
-  set_status(st, fmt::format("queued {}/{}", t->job_id, t->id), StatusLevel::Ok);
-  st.form.reset();
-  st.mode = Mode::Normal;
+  st.run_form_pending = true;
+  st.local->submit(
+      [req](LocalEngine& e) -> Result<std::string> {
+        auto t = e.submit(req);
+        if (!t) return t.error();
+        return fmt::format("queued {}/{}", t->job_id, t->id);
+      },
+      [&st](const Result<std::string>& r) { run_form_submitted(st, r); });
 }
 
 void handle_form(TuiState& st, const KeyEvent& key) {

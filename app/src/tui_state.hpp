@@ -16,6 +16,7 @@
 #include "core/event_queue.hpp"
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
+#include "local_worker.hpp"
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
@@ -130,8 +131,11 @@ struct TuiState {
   LogState logs;
   SweepState sweep;
   int body_height = 10;  ///< table rows that fit, from the last draw
-  std::unique_ptr<LocalEngine> engine;
-  EventQueue events;  ///< workers (the GPU sampler, pollers) wake the loop through its fd
+  EventQueue events;     ///< workers (the GPU sampler, pollers) wake the loop through its fd
+  /// The local engine's thread: scheduling passes and local actions (after `events`, which it
+  /// posts to).
+  std::unique_ptr<LocalWorker> local;
+  bool run_form_pending = false;  ///< the run form's submit is with the worker
   std::unique_ptr<GpuMonitor> gpus;
   /// Batch accounts' pollers by account, started when first shown (after `events`: they post
   /// to it, so they are destroyed, and joined, first).
@@ -141,7 +145,6 @@ struct TuiState {
   PinnedJobs pinned;
   /// Batch accounts' action workers by account (after `events`, which they post to).
   std::map<std::string, std::unique_ptr<CommandRunner>> runners;
-  std::chrono::steady_clock::time_point last_schedule{};
   std::chrono::steady_clock::time_point last_reload{};
   int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
   bool quit = false;
@@ -165,6 +168,8 @@ std::vector<Context> contexts_for(View v);
 void apply_action(AppContext& ctx, TuiState& st, Action a);
 void open_view(AppContext& ctx, TuiState& st, View v);
 void set_status(TuiState& st, std::string msg, StatusLevel level = StatusLevel::Info);
+/// Hands a local action to the worker; its outcome goes to the status bar.
+void run_local(TuiState& st, LocalWorker::Action action);
 
 /// Modes (tui_modes.cpp).
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);

@@ -48,9 +48,13 @@ void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec
   for (const auto& s : specs) {
     auto reqs = local_requests(s, cwd, current_environment());
     if (!reqs) return set_status(st, reqs.error().message, StatusLevel::Error);
-    auto done = st.engine->submit_all(*reqs, local_job(s));
-    if (!done) return set_status(st, done.error().message, StatusLevel::Error);
-    set_status(st, fmt::format("{}: {} task(s) queued", s.job.id, done->size()), StatusLevel::Ok);
+    run_local(st,
+              [requests = std::move(*reqs), job = local_job(s),
+               id = s.job.id](LocalEngine& e) -> Result<std::string> {
+                auto done = e.submit_all(requests, job);
+                if (!done) return done.error();
+                return fmt::format("{}: {} task(s) queued", id, done->size());
+              });
   }
   (void)ctx;
 }

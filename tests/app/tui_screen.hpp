@@ -41,6 +41,7 @@ class TuiScreen : public ::testing::Test {
       auto k = parse_key_name(name);
       ASSERT_TRUE(k) << name;
       tui_->handle_key(*k);
+      tui_->settle();  // what a local action changed, as the loop shows it once it is done
       tui_->draw();
     }
   }

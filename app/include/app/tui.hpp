@@ -35,8 +35,11 @@ class Tui {
   int run();
   /// Handles one key (dispatch: modal, then pane keymap, then global keymap).
   void handle_key(const KeyEvent& key);
-  /// Reloads data from the store and lets the local engine start queued work.
+  /// Reloads data from the store.
   void refresh();
+  /// Waits for the local actions handed to the worker, shows their outcomes and reloads
+  /// (headless use; the interactive loop never waits).
+  void settle();
   /// Renders the current state and presents it.
   void draw();
   /// Takes one GPU sample now (headless use, where no sampling thread runs).
