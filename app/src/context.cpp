@@ -42,6 +42,7 @@ Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_fla
   ctx->engine.trainyard_exe = self_executable();
   ctx->engine.cpu_slots = cpu_slots(ctx->settings);
   ctx->engine.gpu_probe = make_gpu_probe(*ctx->store);
+  ctx->engine.secret_variables = secret_variable_names(ctx->settings);
   return ctx;
 }
 

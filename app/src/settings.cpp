@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -214,6 +215,23 @@ Result<Settings> load_settings(const std::string& path) {
             path, st.st_mode & 0777, path));
   }
   return s;
+}
+
+namespace {
+
+void add_secret_names(const azure::AuthConfig& auth, std::vector<std::string>& out) {
+  for (const auto* name : {&auth.key_env, &auth.client_secret_env})
+    if (!name->empty() && std::find(out.begin(), out.end(), *name) == out.end())
+      out.push_back(*name);
+}
+
+}  // namespace
+
+std::vector<std::string> secret_variable_names(const Settings& settings) {
+  std::vector<std::string> out;
+  for (const auto& a : settings.accounts) add_secret_names(a.auth, out);
+  add_secret_names(settings.discovery.auth, out);
+  return out;
 }
 
 }  // namespace trainyard

@@ -82,3 +82,26 @@ TEST(Settings, PollMistakesNameThePlace) {
 
 }  // namespace
 }  // namespace trainyard
+
+namespace trainyard {
+namespace {
+
+TEST(Settings, SecretVariableNamesAreEveryConfiguredSecretSource) {
+  auto s = parse_settings(R"j({"accounts": [
+      {"name": "a", "endpoint": "https://a.batch.azure.com", "auth": {"keyEnv": "A_KEY"}},
+      {"name": "b", "endpoint": "https://b.batch.azure.com",
+       "auth": {"type": "servicePrincipal", "tenantId": "t", "clientId": "c",
+                "clientSecretEnv": "B_SECRET"}},
+      {"name": "c", "endpoint": "https://c.batch.azure.com", "auth": {"keyEnv": "A_KEY"}},
+      {"name": "d", "endpoint": "https://d.batch.azure.com", "auth": {"keyCommand": "pass d"}}],
+    "discovery": {"auth": {"type": "servicePrincipal", "tenantId": "t", "clientId": "c",
+                           "clientSecretEnv": "DISCOVERY_SECRET"}}})j",
+                          "cfg.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(secret_variable_names(*s),
+            (std::vector<std::string>{"A_KEY", "B_SECRET", "DISCOVERY_SECRET"}));
+  EXPECT_TRUE(secret_variable_names(Settings{}).empty());
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -61,4 +61,9 @@ Result<Settings> load_settings(const std::string& path);
 /// Parses settings text; `source` names it in errors.
 Result<Settings> parse_settings(const std::string& text, const std::string& source);
 
+/// The environment variables the settings name as secret sources (every account's and the
+/// discovery credential's `keyEnv` and `clientSecretEnv`), each once: no task or supervisor
+/// inherits them.
+std::vector<std::string> secret_variable_names(const Settings& settings);
+
 }  // namespace trainyard

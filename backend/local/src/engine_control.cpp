@@ -23,6 +23,7 @@ Error not_found(const std::string& job, const std::string& task) {
 Result<void> LocalEngine::request_stop(const std::string& job, const std::string& task,
                                        std::optional<std::chrono::seconds> grace) {
   std::optional<LocalRun> running;
+  ended_runs_.clear();
   auto r = store_.write(
       [&]() -> Result<void> {
         auto t = store_.task(kLocalAccount, job, task);
@@ -40,6 +41,7 @@ Result<void> LocalEngine::request_stop(const std::string& job, const std::string
         return store_.upsert_local_run(**run);
       },
       Durability::Intent);
+  discard_ended_environments(r.ok());
   if (!r || !running) return r;
   auto sup = static_cast<pid_t>(running->supervisor_pid);
   if (process_matches(sup, running->supervisor_start) && kill(sup, SIGTERM) == 0)
@@ -50,7 +52,7 @@ Result<void> LocalEngine::request_stop(const std::string& job, const std::string
     terminate_group(static_cast<pid_t>(running->pgid),
                     std::chrono::seconds(running->grace_seconds));
   end_orphaned_groups(*running);
-  return store_.write(
+  auto ended = store_.write(
       [&]() -> Result<void> {
         TY_TRY(record_orphaned_subtasks(store_, *running, clock_.now(), "stopped by the user"));
         auto t = store_.task(kLocalAccount, job, task);
@@ -59,6 +61,8 @@ Result<void> LocalEngine::request_stop(const std::string& job, const std::string
         return fail_locked(**t, "TaskTerminated", "stopped by the user (its supervisor had ended)");
       },
       Durability::Intent);
+  discard_ended_environments(ended.ok());
+  return ended;
 }
 
 Result<void> LocalEngine::remove(const std::string& job, const std::string& task) {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -134,6 +135,7 @@ Result<int> LocalEngine::schedule() {
   end_lost_groups();
   int started = 0;
   std::vector<LocalRun> lost;
+  ended_runs_.clear();
   auto r = store_.write(
       [&]() -> Result<void> {
         lost.clear();
@@ -145,6 +147,7 @@ Result<int> LocalEngine::schedule() {
         return ok_result();
       },
       Durability::Intent);
+  discard_ended_environments(r.ok());
   if (!r) return r.error();
   // A run found lost only inside the transaction (its supervisor died meanwhile).
   for (const auto& lr : lost) end_orphaned_groups(lr);
@@ -282,7 +285,9 @@ Result<void> LocalEngine::start_supervisor_locked(Task& t, LocalRun& run, bool a
   std::vector<std::string> args{"--data-dir", config_.data_dir, "__supervise", "--job",
                                 t.job_id,     "--task",         t.id};
   if (adopt) args.push_back("--adopt");
-  auto child = spawn_detached(config_.trainyard_exe, args);
+  // A task can read its supervisor's /proc/<pid>/environ: it gets no secret either.
+  auto child = spawn_detached(config_.trainyard_exe, args,
+                              scrub_environment(current_environment(), config_.secret_variables));
   if (!child) return fail_locked(t, "SupervisorStartFailed", child.error().message);
   children_.push_back(child->pid);
   run.supervisor_pid = child->pid;
@@ -304,7 +309,17 @@ Result<void> LocalEngine::fail_locked(Task t, const std::string& code, const std
   t.execution_info.end_time = now;
   t.execution_info.result = TaskResult::Failure;
   t.execution_info.failure_info = FailureInfo{ErrorCategory::UserError, code, message};
+  ended_runs_.push_back(run_paths(config_.data_dir, t.job_id, t.id).environment);
   return store_.upsert_task(t);
+}
+
+void LocalEngine::discard_ended_environments(bool committed) {
+  // Only once the end is stored: a rolled-back end leaves a task that still needs its file.
+  for (const auto& path : committed ? ended_runs_ : std::vector<std::string>{}) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+  ended_runs_.clear();
 }
 
 void fill_local_node_counts(Store& store, Node& node) {

@@ -62,17 +62,20 @@ Result<void> validate(const SubmitRequest& req, int total_slots, int gpu_count) 
   return ok_result();
 }
 
-std::string environment_blob(const std::vector<std::string>& env) {
+std::string environment_blob(const std::vector<std::string>& env,
+                             const std::vector<std::string>& secrets) {
   std::string out;
-  for (const auto& e : scrub_environment(env)) out += e + '\0';
+  for (const auto& e : scrub_environment(env, secrets)) out += e + '\0';
   return out;
 }
 
 // Written without a sync each: a submission of thousands of tasks syncs once (sync_data_dir).
-Result<void> write_run_files(const RunPaths& paths, const SubmitRequest& req) {
+Result<void> write_run_files(const RunPaths& paths, const SubmitRequest& req,
+                             const std::vector<std::string>& secrets) {
   if (auto r = make_directories(paths.dir); !r) return r;
   if (auto r = write_file_atomic(paths.command, req.command_line + "\n", 0600, false); !r) return r;
-  return write_file_atomic(paths.environment, environment_blob(req.environment), 0600, false);
+  return write_file_atomic(paths.environment, environment_blob(req.environment, secrets), 0600,
+                           false);
 }
 
 void sync_data_dir(const std::string& dir) {
@@ -195,9 +198,8 @@ Result<std::vector<Task>> LocalEngine::submit_all(const std::vector<SubmitReques
   // finds its command, and they are removed again when the transaction fails.
   if (auto c = check_new(tasks); !c) return c.error();
   for (size_t i = 0; i < tasks.size(); ++i) {
-    if (auto r =
-            write_run_files(run_paths(config_.data_dir, tasks[i].job_id, tasks[i].id), reqs[i]);
-        !r) {
+    auto paths = run_paths(config_.data_dir, tasks[i].job_id, tasks[i].id);
+    if (auto r = write_run_files(paths, reqs[i], config_.secret_variables); !r) {
       remove_run_dirs(tasks);
       return r.error();
     }

@@ -83,7 +83,8 @@ Result<ChildInfo> spawn_task_process(const ChildSpec& spec) {
   return finish_spawn(rc, pid, "/bin/sh");
 }
 
-Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::string>& args) {
+Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::string>& args,
+                                 const std::vector<std::string>& env) {
   SpawnSetup s;
   sigset_t blocked;
   sigemptyset(&blocked);
@@ -95,8 +96,9 @@ Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::
   std::vector<std::string> argv{exe};
   argv.insert(argv.end(), args.begin(), args.end());
   auto c_args = c_strings(argv);
+  auto envp = c_strings(env);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, exe.c_str(), &s.actions, &s.attr, c_args.data(), environ);
+  int rc = posix_spawn(&pid, exe.c_str(), &s.actions, &s.attr, c_args.data(), envp.data());
   return finish_spawn(rc, pid, exe);
 }
 

@@ -39,7 +39,8 @@ int Supervision::instance_count() const {
 
 TaskEnvironmentInput Supervision::instance_environment(int instance, const std::string& env_blob) {
   TaskEnvironmentInput in;
-  in.submitter_env = split_nul(env_blob);
+  // Scrubbed again: a run file written before a name was configured as a secret source.
+  in.submitter_env = scrub_environment(split_nul(env_blob), config_.secret_variables);
   in.task = &task_;
   in.node_id = local_node_id();
   in.task_dir = instance == 0 ? paths_.dir : instance_dir(paths_, instance);

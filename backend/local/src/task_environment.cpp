@@ -52,15 +52,18 @@ void set_instance_vars(std::map<std::string, std::string>& env, const TaskEnviro
 
 }  // namespace
 
-bool is_secret_variable(const std::string& name) {
+bool is_secret_variable(const std::string& name, const std::vector<std::string>& configured) {
   return std::any_of(std::begin(kSecretNames), std::end(kSecretNames),
-                     [&](const char* s) { return name == s; });
+                     [&](const char* s) { return name == s; }) ||
+         std::find(configured.begin(), configured.end(), name) != configured.end();
 }
 
-std::vector<std::string> scrub_environment(const std::vector<std::string>& env) {
+std::vector<std::string> scrub_environment(const std::vector<std::string>& env,
+                                           const std::vector<std::string>& configured) {
   std::vector<std::string> out;
   for (const auto& e : env) {
-    if (e.find('=') != std::string::npos && !is_secret_variable(name_of(e))) out.push_back(e);
+    if (e.find('=') != std::string::npos && !is_secret_variable(name_of(e), configured))
+      out.push_back(e);
   }
   return out;
 }

@@ -33,6 +33,9 @@ struct EngineConfig {
   int cpu_slots = 1;          ///< slots when there is no GPU
   GpuProbe gpu_probe;         ///< may be empty
   std::chrono::seconds default_grace{10};
+  /// Variables config.json names as secret sources (`keyEnv`, `clientSecretEnv`): scrubbed, with
+  /// the fixed list, from what tasks and supervisors inherit (see scrub_environment).
+  std::vector<std::string> secret_variables;
 };
 
 /// What `trainyard run` asks for.
@@ -109,6 +112,7 @@ class LocalEngine {
   Result<bool> try_start_locked(Task& t, Placement& p);
   Result<void> start_supervisor_locked(Task& t, LocalRun& run, bool adopt);
   Result<void> fail_locked(Task t, const std::string& code, const std::string& message);
+  void discard_ended_environments(bool committed);
   Result<std::optional<std::string>> dependency_failure(const Task& t, bool& waiting);
   std::string generate_task_id(const std::string& job);
 
@@ -116,6 +120,7 @@ class LocalEngine {
   EngineConfig config_;
   const Clock& clock_;
   std::vector<pid_t> children_;
+  std::vector<std::string> ended_runs_;  ///< environment files of runs fail_locked ended
 };
 
 /// Sets the local node's live fields (running tasks, slots in use, running/idle) from the tasks.

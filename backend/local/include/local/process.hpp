@@ -41,8 +41,10 @@ struct ExitStatus {
 Result<ChildInfo> spawn_task_process(const ChildSpec& spec);
 
 /// Starts a detached helper (the supervisor) in a new session with SIGTERM, SIGINT and
-/// SIGCHLD blocked, so a stop sent before it installs its handling is not lost.
-Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::string>& args);
+/// SIGCHLD blocked, so a stop sent before it installs its handling is not lost. `env` is its
+/// whole environment (NAME=value entries).
+Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::string>& args,
+                                 const std::vector<std::string>& env);
 
 /// Converts a waitpid status.
 ExitStatus decode_wait_status(int status);

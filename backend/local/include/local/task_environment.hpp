@@ -9,11 +9,15 @@
 
 namespace trainyard {
 
-/// True for variables that hold secrets and never reach a task or a file.
-bool is_secret_variable(const std::string& name);
+/// True for variables that hold secrets and never reach a task, a supervisor or a file: the
+/// fixed list (AZURE_BATCH_ACCESS_KEY, AZURE_CLIENT_SECRET, …) and every name in `configured`
+/// (the variables config.json names as secret sources: `keyEnv`, `clientSecretEnv`).
+bool is_secret_variable(const std::string& name, const std::vector<std::string>& configured = {});
 
-/// The submitter's environment (NAME=value entries) less the secrets.
-std::vector<std::string> scrub_environment(const std::vector<std::string>& env);
+/// `env` (NAME=value entries) less every secret variable (see is_secret_variable) and less
+/// entries without '='. What every child trainyard starts gets: tasks and supervisors.
+std::vector<std::string> scrub_environment(const std::vector<std::string>& env,
+                                           const std::vector<std::string>& configured = {});
 
 /// The current process environment as NAME=value entries.
 std::vector<std::string> current_environment();
