@@ -1,4 +1,6 @@
 // `trainyard ls {accounts,pools,nodes,jobs,tasks}`.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "account_lookup.hpp"
@@ -64,6 +66,16 @@ std::string exit_of(const Task& t) {
   return t.execution_info.failure_info ? t.execution_info.failure_info->code : "-";
 }
 
+// Why local tasks wait although they could start (NVML unreadable), by JOB/TASK.
+std::map<std::string, std::string> waiting_reasons(AppContext& ctx, const std::string& account) {
+  std::map<std::string, std::string> out;
+  if (account != kLocalAccount) return out;
+  if (auto runs = ctx.store->local_runs())
+    for (const auto& r : *runs)
+      if (!r.waiting_reason.empty()) out[r.job + "/" + r.task] = r.waiting_reason;
+  return out;
+}
+
 int print_tasks(AppContext& ctx, const LsOptions& o) {
   TaskQuery q;
   q.account = o.account;
@@ -73,11 +85,16 @@ int print_tasks(AppContext& ctx, const LsOptions& o) {
   if (o.json) {
     return print_json(*tasks, task_to_wire);
   }
-  TextTable table({"JOB/TASK", "STATE", "EXIT", "RETRIES", "SLOTS", "STARTED", "RAN", "COMMAND"});
+  auto waiting = waiting_reasons(ctx, o.account);
+  TextTable table(
+      {"JOB/TASK", "STATE", "EXIT", "RETRIES", "SLOTS", "STARTED", "RAN", "WAITING", "COMMAND"});
   for (const auto& t : *tasks) {
-    table.add({t.job_id + "/" + t.id, std::string(to_wire(t.state)), exit_of(t),
+    auto ref = t.job_id + "/" + t.id;
+    auto why = waiting.find(ref);
+    table.add({ref, std::string(to_wire(t.state)), exit_of(t),
                std::to_string(t.execution_info.retry_count), slots_text(t),
-               opt_time(t.execution_info.start_time), duration_of(t, ctx.clock), t.command_line});
+               opt_time(t.execution_info.start_time), duration_of(t, ctx.clock),
+               why == waiting.end() ? "-" : why->second, t.command_line});
   }
   table.print(stdout);
   return kExitOk;

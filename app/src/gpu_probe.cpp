@@ -21,18 +21,24 @@ std::set<int64_t> our_pgids(Store& store) {
 }  // namespace
 
 GpuProbe make_gpu_probe(Store& store) {
-  // NVML is opened on first use and kept for the life of the process.
+  // NVML is opened on first use and kept for the life of the process. Without the library or a
+  // driver this is a CPU node; an NVML that fails to start is an error, tried again next time.
   auto source = std::make_shared<std::unique_ptr<GpuSource>>();
-  auto tried = std::make_shared<bool>(false);
+  auto absent = std::make_shared<bool>(false);
   Store* s = &store;
-  return [source, tried, s]() -> std::vector<GpuSlot> {
-    if (!*tried) {
-      *tried = true;
-      if (auto opened = open_nvml_gpu_source(nvml_library_from_env())) *source = std::move(*opened);
+  return [source, absent, s]() -> Result<std::vector<GpuSlot>> {
+    if (!*source && !*absent) {
+      auto opened = open_nvml_gpu_source(nvml_library_from_env());
+      if (opened)
+        *source = std::move(*opened);
+      else if (opened.error().kind == ErrorKind::NotFound)
+        *absent = true;
+      else
+        return opened.error();
     }
-    if (!*source) return {};
+    if (!*source) return std::vector<GpuSlot>{};
     auto samples = (*source)->sample();
-    if (!samples) return {};
+    if (!samples) return samples.error();
     auto busy = busy_gpu_uuids(busy_by_foreign(*samples, our_pgids(*s), getuid()));
     std::vector<GpuSlot> out;
     for (const auto& g : *samples) out.push_back(GpuSlot{g.index, g.uuid, busy.count(g.uuid) > 0});

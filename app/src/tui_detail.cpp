@@ -37,6 +37,15 @@ void add_instance_facts(const Task& t, std::vector<std::pair<std::string, std::s
                                    : sanitize_text(m.coordination_command_line)});
 }
 
+// Why a local task waits although it could start (NVML cannot be read).
+void add_waiting_fact(AppContext& ctx, const Task& t,
+                      std::vector<std::pair<std::string, std::string>>& rows) {
+  if (t.account != kLocalAccount || t.state == TaskState::Completed) return;
+  auto run = ctx.store->local_run(t.job_id, t.id);
+  if (run && run->has_value() && !(*run)->waiting_reason.empty())
+    rows.insert(rows.begin() + 1, {"waiting", sanitize_text((*run)->waiting_reason)});
+}
+
 std::string clock_time(const std::optional<Timestamp>& ts) {
   return ts ? format_iso8601(*ts).substr(11, 8) : "-";
 }
@@ -140,6 +149,7 @@ void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
   }
   auto rows = facts(**t);
   add_instance_facts(**t, rows);
+  add_waiting_fact(ctx, **t, rows);
   int y = r.y;
   for (const auto& [k, v] : rows) {
     if (y >= r.bottom()) return;

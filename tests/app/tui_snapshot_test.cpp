@@ -116,6 +116,25 @@ TEST_F(TuiScreen, DetailOfMultiInstanceTask) {
   expect("detail_multi_instance_80x24");
 }
 
+// A local task that waits because NVML cannot be read says so among its facts.
+TEST_F(TuiScreen, DetailOfTaskWaitingForNvml) {
+  Task t;
+  t.account = kLocalAccount;
+  t.job_id = "gpu";
+  t.id = "waits";
+  t.command_line = "python3 train.py";
+  t.creation_time = t.state_transition_time = Timestamp(std::chrono::seconds(1'709'287'200));
+  t.depends_on.task_ids = {"waits"};  // keeps the engine from starting it while the test runs
+  auto& store = *fixture_.ctx().store;
+  ASSERT_TRUE(store.upsert_task(t).ok());
+  LocalRun run{.job = "gpu", .task = "waits", .run_dir = fixture_.dir() + "/runs/gpu/waits"};
+  run.waiting_reason = "NVML cannot be read (nvmlDeviceGetCount: GPU is lost (15)); GPU tasks wait";
+  ASSERT_TRUE(store.upsert_local_run(run).ok());
+  open(kNormal, "tasks", "gpu");
+  keys("d");
+  expect("detail_waiting_80x24");
+}
+
 TEST_F(TuiScreen, FilterModeShowsMatchCount) {
   open(kNormal, "tasks", "resnet-sweep");
   keys("/");

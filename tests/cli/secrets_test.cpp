@@ -48,3 +48,28 @@ TEST_F(SecretsCli, ConfiguredSecretVariablesReachNoTaskAndNoSupervisor) {
 
 }  // namespace
 }  // namespace trainyard::clitest
+
+namespace trainyard::clitest {
+namespace {
+
+// GPU isolation fails closed: with NVML present but failing, a task waits and `ls` says why.
+TEST_F(Cli, LsTasksShowsWhyATaskWaitsForNvml) {
+  set_env("TRAINYARD_NVML_LIB", FAKE_NVML_FULL);
+  set_env("FAKE_NVML_INIT_RC", "999");
+  auto ref = submit({"--id", "waits"}, {"true"});
+  auto r = ty({"ls", "tasks"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_NE(lines[0].find("WAITING"), std::string::npos) << r.out;
+  EXPECT_EQ(lines[1].rfind(ref + " ", 0), 0u) << r.out;
+  EXPECT_NE(lines[1].find(" active "), std::string::npos) << r.out;
+  EXPECT_NE(lines[1].find("NVML cannot be read (NVML cannot be started: nvmlInit_v2: Unknown "
+                          "Error (999)); GPU tasks wait for it"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(ty({"stop", ref}).code, 0);
+}
+
+}  // namespace
+}  // namespace trainyard::clitest

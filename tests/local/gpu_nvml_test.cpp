@@ -72,6 +72,15 @@ TEST(Nvml, InitFailureIsReported) {
   auto src = NvmlGpuSource::open(FAKE_NVML_FULL);
   ASSERT_FALSE(src.ok());
   EXPECT_EQ(src.error().message, "NVML not available: nvmlInit_v2: Driver Not Loaded (9)");
+  EXPECT_EQ(src.error().kind, ErrorKind::NotFound) << "no driver: a machine without GPUs";
+}
+
+TEST(Nvml, InitFailureWithADriverIsAnErrorNotAbsence) {
+  ScopedEnv env({{"FAKE_NVML_INIT_RC", "999"}});
+  auto src = NvmlGpuSource::open(FAKE_NVML_FULL);
+  ASSERT_FALSE(src.ok());
+  EXPECT_EQ(src.error().kind, ErrorKind::Io);
+  EXPECT_EQ(src.error().message, "NVML cannot be started: nvmlInit_v2: Unknown Error (999)");
 }
 
 TEST(Nvml, AllSymbolsFillEveryField) {

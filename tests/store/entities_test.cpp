@@ -251,6 +251,7 @@ TEST_F(StoreEntities, MetricsInStepOrderAndNamesByFirstAppearance) {
 TEST_F(StoreEntities, LocalRunRoundTrip) {
   LocalRun r{"job1", "t1", "runs/job1/t1", "/home/u/proj", "0,2", 3, 111, 222, 333, 333, 444,
              true,   30};
+  r.waiting_reason = "NVML cannot be read";
   ASSERT_TRUE(store_->upsert_local_run(r).ok());
   ASSERT_TRUE(store_->upsert_local_run(LocalRun{.job = "job0", .task = "a"}).ok());
   auto got = store_->local_run("job1", "t1");
@@ -268,6 +269,7 @@ TEST_F(StoreEntities, LocalRunRoundTrip) {
   EXPECT_EQ(g.start_ticks, 444);
   EXPECT_TRUE(g.stop_requested);
   EXPECT_EQ(g.grace_seconds, 30);
+  EXPECT_EQ(g.waiting_reason, "NVML cannot be read");
   auto all = store_->local_runs();
   ASSERT_TRUE(all.ok());
   ASSERT_EQ(all->size(), 2u);

@@ -187,13 +187,14 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE jobs DROP COLUMN etag; "
                            "ALTER TABLE tasks DROP COLUMN last_modified; "
                            "ALTER TABLE tasks DROP COLUMN etag; "
+                           "ALTER TABLE local_runs DROP COLUMN waiting_reason; "
                            "PRAGMA user_version = 1;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 6);
+  EXPECT_EQ((*s)->schema_version(), 7);
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
   EXPECT_FALSE((*t)->multi_instance);
@@ -205,6 +206,10 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   EXPECT_EQ(*p, (std::vector<NameValue>{{"lr", "0.1"}, {"bs", "32"}}));
   ASSERT_TRUE((*s)->delete_task("local", "j", "t").ok());
   EXPECT_TRUE((*s)->task_parameters("local", "j", "t")->empty());
+  // Version 7: why a local run waits.
+  ASSERT_TRUE(
+      (*s)->upsert_local_run(LocalRun{.job = "j", .task = "t", .waiting_reason = "x"}).ok());
+  EXPECT_EQ((*s)->local_run("j", "t")->value().waiting_reason, "x");
   // Version 3: pool health and sync marks.
   Pool pool;
   pool.account = "a";

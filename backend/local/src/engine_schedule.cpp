@@ -36,7 +36,8 @@ std::optional<std::vector<int>> pick_gpus(const std::vector<int>& pinned, int wa
   std::vector<int> out;
   for (const auto& g : gpus) {
     if (static_cast<int>(out.size()) == wanted) break;
-    if (!used.count(g.index) && !g.foreign_busy) out.push_back(g.index);
+    // A GPU NVML gives no UUID for cannot be confined to: its task would wait.
+    if (!used.count(g.index) && !g.foreign_busy && !g.uuid.empty()) out.push_back(g.index);
   }
   if (static_cast<int>(out.size()) < wanted) return std::nullopt;
   return out;
@@ -64,12 +65,16 @@ int LocalEngine::total_slots() const {
   return slots_for(probe_gpus());
 }
 
-std::vector<GpuSlot> LocalEngine::probe_gpus() const {
-  return config_.gpu_probe ? config_.gpu_probe() : std::vector<GpuSlot>{};
+Result<std::vector<GpuSlot>> LocalEngine::probe_gpus() const {
+  if (!config_.gpu_probe) return std::vector<GpuSlot>{};
+  return config_.gpu_probe();
 }
 
-int LocalEngine::slots_for(const std::vector<GpuSlot>& gpus) const {
-  return gpus.empty() ? std::max(1, config_.cpu_slots) : static_cast<int>(gpus.size());
+int LocalEngine::slots_for(const Result<std::vector<GpuSlot>>& gpus) const {
+  if (gpus) return gpus->empty() ? std::max(1, config_.cpu_slots) : static_cast<int>(gpus->size());
+  // NVML unreadable: the node keeps the slots it had rather than turning into a CPU node.
+  auto nodes = store_.nodes(kLocalAccount, kLocalPool);
+  return nodes && !nodes->empty() ? nodes->front().task_slots : std::max(1, config_.cpu_slots);
 }
 
 Result<Node> LocalEngine::ensure_local_node() {
@@ -208,9 +213,26 @@ Result<void> LocalEngine::record_lost_locked(const Task& t, LocalRun lr) {
   return store_.upsert_task(completed_with(t, **outcome));
 }
 
-Result<int> LocalEngine::start_ready_locked(const std::vector<GpuSlot>& gpus) {
+// NVML cannot be read: no task's GPUs could be confined, so nothing starts; each queued task says
+// why (the reason `ls tasks` and the task view show).
+Result<int> LocalEngine::hold_queued_locked(const std::string& why) {
+  auto queued = tasks_in(store_, TaskState::Active);
+  if (!queued) return queued.error();
+  const std::string reason = fmt::format("NVML cannot be read ({}); GPU tasks wait for it", why);
+  for (const auto& t : *queued) {
+    auto run = store_.local_run(t.job_id, t.id);
+    if (!run) return run.error();
+    if (!run->has_value() || (*run)->waiting_reason == reason) continue;
+    (*run)->waiting_reason = reason;
+    if (auto u = store_.upsert_local_run(**run); !u) return u.error();
+  }
+  return 0;
+}
+
+Result<int> LocalEngine::start_ready_locked(const Result<std::vector<GpuSlot>>& gpus) {
+  if (!gpus) return hold_queued_locked(gpus.error().message);
   Placement p;
-  p.gpus = gpus;
+  p.gpus = *gpus;
   p.free_slots = slots_for(gpus);
   for (auto state : {TaskState::Preparing, TaskState::Running}) {
     auto busy = tasks_in(store_, state);
@@ -290,6 +312,7 @@ Result<void> LocalEngine::start_supervisor_locked(Task& t, LocalRun& run, bool a
                               scrub_environment(current_environment(), config_.secret_variables));
   if (!child) return fail_locked(t, "SupervisorStartFailed", child.error().message);
   children_.push_back(child->pid);
+  run.waiting_reason.clear();
   run.supervisor_pid = child->pid;
   run.supervisor_start = child->start_ticks;
   if (auto r = store_.upsert_local_run(run); !r) return r;

@@ -187,7 +187,9 @@ Result<std::vector<Task>> LocalEngine::submit_all(const std::vector<SubmitReques
                                                   const std::optional<Job>& job_template) {
   auto node = ensure_local_node();
   if (!node) return node.error();
-  int gpu_count = config_.gpu_probe ? static_cast<int>(config_.gpu_probe().size()) : 0;
+  // NVML unreadable: pinned ids are checked against the node's slots (one per GPU).
+  auto gpus = probe_gpus();
+  int gpu_count = gpus ? static_cast<int>(gpus->size()) : node->task_slots;
   std::vector<Task> tasks;
   for (const auto& req : reqs) {
     auto t = build_task(req, node->task_slots, gpu_count);

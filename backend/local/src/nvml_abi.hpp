@@ -10,6 +10,8 @@ using Return = int;  // nvmlReturn_t is a C enum: int-sized on every ABI we targ
 inline constexpr Return kSuccess = 0;
 inline constexpr Return kErrorNotSupported = 3;
 inline constexpr Return kErrorInsufficientSize = 7;
+inline constexpr Return kErrorDriverNotLoaded = 9;
+inline constexpr Return kErrorLibraryNotFound = 12;
 inline constexpr Return kErrorFunctionNotFound = 13;
 
 struct DeviceSt;

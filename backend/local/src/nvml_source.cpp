@@ -230,8 +230,14 @@ Result<std::unique_ptr<NvmlGpuSource>> NvmlGpuSource::open(const std::string& li
   auto api = load_api(library);
   if (!api) return api.error();
   NvmlApi& a = **api;
-  if (nvml::Return rc = a.init(); rc != nvml::kSuccess)
-    return unavailable(fmt::format("{}: {}", a.resolved.front(), error_text(a, rc)));
+  if (nvml::Return rc = a.init(); rc != nvml::kSuccess) {
+    auto why = fmt::format("{}: {}", a.resolved.front(), error_text(a, rc));
+    // No driver: a machine without NVIDIA GPUs that has the library. Anything else is a GPU
+    // machine whose NVML fails, which GPU work must wait out rather than run unconfined.
+    if (rc == nvml::kErrorDriverNotLoaded || rc == nvml::kErrorLibraryNotFound)
+      return unavailable(std::move(why));
+    return make_error(ErrorKind::Io, "NVML cannot be started: " + why);
+  }
   a.initialized = true;
   return std::unique_ptr<NvmlGpuSource>(new NvmlGpuSource(std::move(*api), clock));
 }

@@ -23,18 +23,6 @@ std::string trim_newline(std::string s) {
   return s;
 }
 
-std::vector<std::string> gpu_uuids(const EngineConfig& cfg, const std::string& ids) {
-  std::vector<std::string> out;
-  if (ids.empty() || !cfg.gpu_probe) return out;
-  auto gpus = cfg.gpu_probe();
-  for (int idx : parse_gpu_ids(ids)) {
-    for (const auto& g : gpus) {
-      if (g.index == idx) out.push_back(g.uuid);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 void reap_any_children() {
@@ -116,6 +104,7 @@ int Supervision::run() {
 }
 
 Result<AttemptOutcome> Supervision::run_attempt() {
+  if (auto stopped = await_gpus()) return *stopped;
   if (task_.multi_instance) {
     auto coordinated = run_coordination();
     if (!coordinated || coordinated->has_value()) {
@@ -143,7 +132,7 @@ Result<ChildInfo> Supervision::start_attempt() {
   // The primary's command sees every GPU of the run, in instance order, so a launcher that
   // starts one process per instance on this machine finds instance i's GPU at local rank i.
   auto in = instance_environment(0, *env_blob);
-  in.gpu_uuids = gpu_uuids(config_, run_.gpu_ids);
+  in.gpu_uuids = uuids_of(parse_gpu_ids(run_.gpu_ids));
   ChildSpec spec{trim_newline(*command), build_task_environment(in), in.working_dir,
                  paths_.stdout_txt, paths_.stderr_txt};
   auto child = spawn_task_process(spec);
@@ -167,13 +156,25 @@ Result<void> Supervision::record_running(const ChildInfo& child) {
   task.state_transition_time = clock_.now();
   if (!task.multi_instance) task.execution_info.start_time = task.state_transition_time;
   task.execution_info.end_time.reset();
+  run.waiting_reason.clear();
   auto r = write_until_stored([&]() -> Result<void> {
+    TY_TRY(keep_stored_stop(run));
     if (auto u = store_.upsert_local_run(run); !u) return u;
     return store_.upsert_task(task);
   });
   if (!r) return r;
   run_ = run;
   task_ = task;
+  return ok_result();
+}
+
+Result<void> Supervision::keep_stored_stop(LocalRun& run) {
+  auto stored = store_.local_run(args_.job, args_.task);
+  if (!stored) return stored.error();
+  if (stored->has_value()) {
+    run.stop_requested = (*stored)->stop_requested;
+    run.grace_seconds = (*stored)->grace_seconds;
+  }
   return ok_result();
 }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,9 @@ namespace trainyard {
 
 /// Waits for any exited child without blocking, so nothing stays a zombie.
 void reap_any_children();
+
+/// Waits up to `ms` for SIGCHLD, SIGTERM or SIGINT; returns the signal or 0 on timeout.
+int wait_signal(std::chrono::milliseconds ms);
 
 /// How one attempt ended.
 struct AttemptOutcome {
@@ -42,6 +46,12 @@ class Supervision {
   Result<bool> claim();
   Result<AttemptOutcome> run_attempt();
   Result<ChildInfo> start_attempt();
+  // GPUs (supervision_gpus.cpp): their UUIDs, waiting while NVML cannot name them.
+  std::optional<AttemptOutcome> await_gpus();
+  Result<void> set_waiting_reason(const std::string& reason);
+  std::vector<std::string> uuids_of(const std::vector<int>& ids) const;
+  /// Takes into `run` a stop (and its grace) stored since run_ was read, before it is written.
+  Result<void> keep_stored_stop(LocalRun& run);
   // Multi-instance tasks (supervision_instances.cpp).
   int instance_count() const;
   TaskEnvironmentInput instance_environment(int instance, const std::string& env_blob);
@@ -81,6 +91,7 @@ class Supervision {
   std::vector<InstanceGroup> instance_groups_;  ///< coordination commands of this attempt
   std::vector<Subtask> subtasks_;               ///< instances 1…N-1
   std::optional<ExitStatus> primary_coordination_;
+  std::map<int, std::string> gpu_uuids_;  ///< GPU index → UUID, for this attempt
 };
 
 }  // namespace trainyard

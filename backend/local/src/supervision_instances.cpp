@@ -48,12 +48,7 @@ TaskEnvironmentInput Supervision::instance_environment(int instance, const std::
   in.working_dir = run_.workdir.empty() ? in.task_dir : run_.workdir;
   in.attempt = task_.execution_info.retry_count;
   in.instance = instance;
-  if (config_.gpu_probe && !run_.gpu_ids.empty()) {
-    auto gpus = config_.gpu_probe();
-    for (int idx : instance_gpus(parse_gpu_ids(run_.gpu_ids), instance_count(), instance))
-      for (const auto& g : gpus)
-        if (g.index == idx) in.gpu_uuids.push_back(g.uuid);
-  }
+  in.gpu_uuids = uuids_of(instance_gpus(parse_gpu_ids(run_.gpu_ids), instance_count(), instance));
   return in;
 }
 
@@ -157,6 +152,7 @@ Result<void> Supervision::save_subtasks() {
     task.state_transition_time = clock_.now();
   }
   auto r = write_until_stored([&]() -> Result<void> {
+    TY_TRY(keep_stored_stop(run));
     TY_TRY(store_.upsert_local_run(run));
     if (starts) TY_TRY(store_.upsert_task(task));
     return store_.replace_subtasks(kLocalAccount, task.job_id, task.id, subtasks_);

@@ -13,7 +13,8 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// Waits up to `ms` for SIGCHLD, SIGTERM or SIGINT; returns the signal or 0 on timeout.
+}  // namespace
+
 int wait_signal(milliseconds ms) {
   sigset_t set;
   sigemptyset(&set);
@@ -23,6 +24,8 @@ int wait_signal(milliseconds ms) {
   int sig = sigtimedwait(&set, nullptr, &ts);
   return sig > 0 ? sig : 0;
 }
+
+namespace {
 
 // Reaps children; returns the status of `pid` once it has exited.
 std::optional<ExitStatus> reap_until(pid_t pid) {

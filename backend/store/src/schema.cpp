@@ -155,9 +155,14 @@ ALTER TABLE tasks ADD COLUMN last_modified INTEGER;
 ALTER TABLE tasks ADD COLUMN etag TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 7: why a local run waits although it was scheduled or could be (NVML unreadable).
+constexpr const char* kSchemaV7 = R"sql(
+ALTER TABLE local_runs ADD COLUMN waiting_reason TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3,
-                                                 kSchemaV4, kSchemaV5, kSchemaV6};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
+                                                 kSchemaV5, kSchemaV6, kSchemaV7};
   return steps;
 }
 

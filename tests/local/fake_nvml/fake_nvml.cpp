@@ -8,12 +8,20 @@
 //   FAKE_NVML_NAME=text             product name of every GPU (default `Fake GPU <index>`)
 //   FAKE_NVML_PROCS=0:101:1048576,1:202:-
 //                                   compute processes as gpu:pid:bytes (`-`: not available)
+//   FAKE_NVML_FAIL_FILE=path        while that file exists, its text adds failures as
+//                                   FAKE_NVML_FAIL does (`init=N` too), read at every call, so a
+//                                   test can break and mend NVML under a running process
+//   FAKE_NVML_INIT_MARK=path        nvmlInit creates that file (a test sees the call begin) ...
+//   FAKE_NVML_INIT_DELAY_MS=1500    ... and then takes that long
 // Built twice: with every symbol, and with FAKE_NVML_LEGACY_ONLY (no _v2/_v3, no power limit),
 // like the 430/440 drivers. Layouts are written out from nvml.h independently of trainyard's.
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -104,20 +112,50 @@ void load_config() {
   }
 }
 
+// The failures FAKE_NVML_FAIL_FILE holds now (none when it is unset or absent).
+std::map<std::string, nvmlReturn_t> file_failures() {
+  std::map<std::string, nvmlReturn_t> out;
+  std::string path = env("FAKE_NVML_FAIL_FILE");
+  if (path.empty()) return out;
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& item : split(text, ',')) {
+    auto eq = item.find('=');
+    if (eq != std::string::npos) out[item.substr(0, eq)] = std::atoi(item.c_str() + eq + 1);
+  }
+  return out;
+}
+
+nvmlReturn_t find_failure(const std::map<std::string, nvmlReturn_t>& fail, const char* call,
+                          const FakeDevice* dev) {
+  if (dev) {
+    auto it = fail.find(std::string(call) + ":" + std::to_string(dev->index));
+    if (it != fail.end()) return it->second;
+  }
+  auto it = fail.find(call);
+  return it == fail.end() ? kSuccess : it->second;
+}
+
 // The configured failure for `call` on `dev`, or success.
 nvmlReturn_t failure(const char* call, const FakeDevice* dev) {
   if (g.live <= 0) return kUninitialized;
-  if (dev) {
-    auto it = g.fail.find(std::string(call) + ":" + std::to_string(dev->index));
-    if (it != g.fail.end()) return it->second;
-  }
-  auto it = g.fail.find(call);
-  return it == g.fail.end() ? kSuccess : it->second;
+  if (nvmlReturn_t rc = find_failure(g.fail, call, dev)) return rc;
+  return find_failure(file_failures(), call, dev);
+}
+
+void mark_init_and_wait() {
+  std::string mark = env("FAKE_NVML_INIT_MARK");
+  if (!mark.empty()) std::ofstream(mark) << "init\n";
+  std::string delay = env("FAKE_NVML_INIT_DELAY_MS");
+  if (!delay.empty())
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(delay.c_str())));
 }
 
 nvmlReturn_t init() {
+  mark_init_and_wait();
   std::string rc = env("FAKE_NVML_INIT_RC");
   if (!rc.empty() && std::atoi(rc.c_str()) != 0) return std::atoi(rc.c_str());
+  if (nvmlReturn_t file_rc = find_failure(file_failures(), "init", nullptr)) return file_rc;
   if (g.live++ == 0) load_config();
   ++g.inits;
   return kSuccess;

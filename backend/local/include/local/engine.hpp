@@ -23,8 +23,9 @@ struct GpuSlot {
   bool foreign_busy = false;  ///< another user's process holds memory on it
 };
 
-/// Lists the GPUs of this machine; empty when there are none or NVML is missing.
-using GpuProbe = std::function<std::vector<GpuSlot>()>;
+/// Lists the GPUs of this machine: empty when it has none (no NVML library: CPU slots); an error
+/// when NVML is there but cannot be read, so GPU work waits rather than runs unconfined.
+using GpuProbe = std::function<Result<std::vector<GpuSlot>>()>;
 
 /// Settings of the local engine, shared by the CLI, the UI and the supervisors.
 struct EngineConfig {
@@ -102,13 +103,14 @@ class LocalEngine {
   Result<void> record_locked(const std::vector<Task>& tasks, const std::vector<SubmitRequest>& reqs,
                              const std::optional<Job>& job_template);
   void remove_run_dirs(const std::vector<Task>& tasks);
-  std::vector<GpuSlot> probe_gpus() const;
-  int slots_for(const std::vector<GpuSlot>& gpus) const;
+  Result<std::vector<GpuSlot>> probe_gpus() const;
+  int slots_for(const Result<std::vector<GpuSlot>>& gpus) const;
   Result<bool> work_pending(int slots);
   void end_lost_groups();
   Result<void> reconcile_locked(std::vector<LocalRun>& lost);
   Result<void> record_lost_locked(const Task& t, LocalRun lr);
-  Result<int> start_ready_locked(const std::vector<GpuSlot>& gpus);
+  Result<int> start_ready_locked(const Result<std::vector<GpuSlot>>& gpus);
+  Result<int> hold_queued_locked(const std::string& why);
   Result<bool> try_start_locked(Task& t, Placement& p);
   Result<void> start_supervisor_locked(Task& t, LocalRun& run, bool adopt);
   Result<void> fail_locked(Task t, const std::string& code, const std::string& message);

@@ -84,6 +84,9 @@ struct LocalRun {
   /// Process groups of a multi-instance run's coordination commands, `pgid:start_ticks`
   /// comma-separated (see local/instance_groups.hpp); empty otherwise.
   std::string instance_groups;
+  /// Why the task waits although slots are free or it was handed to its supervisor (NVML
+  /// cannot be read, so its GPUs cannot be confined); empty when it does not.
+  std::string waiting_reason;
 };
 
 /// How current one part of a Batch account's cache is (row ages, incremental polling).
