@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "local/process.hpp"
+#include "local/task_environment.hpp"
 
 namespace trainyard {
 
@@ -32,16 +33,20 @@ std::vector<InstanceGroup> parse_instance_groups(const std::string& text) {
   return out;
 }
 
-void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
+bool group_is_runs(const InstanceGroup& g, const std::string& run_dir) {
+  if (auto leader = process_start_ticks(g.pgid)) return *leader == g.start_ticks;
+  // A coordination command may exit and leave its services running: they inherited the marker.
+  const std::string marker = std::string(kRunDirVariable) + "=" + run_dir;
+  for (pid_t member : group_members(g.pgid))
+    if (environment_holds(member, marker)) return true;
+  return false;
+}
+
+void terminate_instance_groups(const std::vector<InstanceGroup>& groups, const std::string& run_dir,
                                std::chrono::milliseconds grace, void (*reap)()) {
-  // A coordination command may exit and leave its services running, so a group is ended even
-  // when its leader is gone; while the leader lives, its start time proves the pgid is ours.
   std::vector<pid_t> ours;
-  for (const auto& g : groups) {
-    bool leader_gone = !process_start_ticks(g.pgid).has_value();
-    if ((leader_gone || process_matches(g.pgid, g.start_ticks)) && group_alive(g.pgid))
-      ours.push_back(g.pgid);
-  }
+  for (const auto& g : groups)
+    if (group_alive(g.pgid) && group_is_runs(g, run_dir)) ours.push_back(g.pgid);
   // All get SIGTERM first, so their grace periods run together.
   for (pid_t pgid : ours) (void)signal_group(pgid, SIGTERM);
   for (pid_t pgid : ours) terminate_group(pgid, grace, reap);
@@ -52,7 +57,7 @@ void end_orphaned_groups(const LocalRun& run) {
   // ends the group once the leader has exited.
   auto groups = parse_instance_groups(run.instance_groups);
   if (run.pgid > 0) groups.push_back(InstanceGroup{static_cast<pid_t>(run.pgid), run.start_ticks});
-  terminate_instance_groups(groups, std::chrono::seconds(2));
+  terminate_instance_groups(groups, run.run_dir, std::chrono::seconds(2));
 }
 
 Result<void> record_orphaned_subtasks(Store& store, const LocalRun& run, Timestamp now,

@@ -25,8 +25,13 @@ std::string format_instance_groups(const std::vector<InstanceGroup>& groups);
 /// The groups of "12:345,13:346"; malformed parts are skipped.
 std::vector<InstanceGroup> parse_instance_groups(const std::string& text);
 
-/// SIGTERM, then SIGKILL after `grace`, to every group still alive; `reap` collects children.
-void terminate_instance_groups(const std::vector<InstanceGroup>& groups,
+/// True when `g` is still the run's: its leader alive with the recorded start time or, the leader
+/// gone, a member carrying the run's TRAINYARD_RUN_DIR (a reused group id carries neither).
+bool group_is_runs(const InstanceGroup& g, const std::string& run_dir);
+
+/// SIGTERM, then SIGKILL after `grace`, to every group still alive and still the run's (see
+/// group_is_runs); `reap` collects children.
+void terminate_instance_groups(const std::vector<InstanceGroup>& groups, const std::string& run_dir,
                                std::chrono::milliseconds grace, void (*reap)() = nullptr);
 
 /// For a run whose supervisor is gone: ends what is left of its task's and its instances'

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -128,6 +129,41 @@ bool process_matches(pid_t pid, int64_t start_ticks) {
   if (pid <= 0) return false;
   auto ticks = process_start_ticks(pid);
   return ticks && *ticks == start_ticks;
+}
+
+namespace {
+
+// Field 5 of /proc/<pid>/stat, the process group; nullopt when the process is gone or a zombie.
+std::optional<pid_t> process_group_of(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto close = content.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  std::istringstream rest(content.substr(close + 1));
+  std::string state, ppid;
+  pid_t pgrp = 0;
+  if (!(rest >> state >> ppid >> pgrp) || state == "Z") return std::nullopt;
+  return pgrp;
+}
+
+}  // namespace
+
+std::vector<pid_t> group_members(pid_t pgid) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    auto name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (process_group_of(name) == pgid) out.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return out;
+}
+
+bool environment_holds(pid_t pid, const std::string& entry) {
+  std::ifstream in(fmt::format("/proc/{}/environ", pid), std::ios::binary);
+  for (std::string item; std::getline(in, item, '\0');)
+    if (item == entry) return true;
+  return false;
 }
 
 bool group_alive(pid_t pgid) {

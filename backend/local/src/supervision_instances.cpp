@@ -48,6 +48,7 @@ TaskEnvironmentInput Supervision::instance_environment(int instance, const std::
   in.working_dir = run_.workdir.empty() ? in.task_dir : run_.workdir;
   in.attempt = task_.execution_info.retry_count;
   in.instance = instance;
+  in.run_dir = run_.run_dir.empty() ? paths_.dir : run_.run_dir;
   in.gpu_uuids = uuids_of(instance_gpus(parse_gpu_ids(run_.gpu_ids), instance_count(), instance));
   return in;
 }
@@ -131,7 +132,8 @@ void Supervision::end_instances(const AttemptOutcome& out) {
   (void)out;
   if (!task_.multi_instance) return;
   // Services a coordination command left running end with the task, as on Batch nodes.
-  terminate_instance_groups(instance_groups_, std::chrono::seconds(2), reap_any_children);
+  terminate_instance_groups(instance_groups_, run_.run_dir.empty() ? paths_.dir : run_.run_dir,
+                            std::chrono::seconds(2), reap_any_children);
   instance_groups_.clear();
   const bool has_command = !task_.multi_instance->coordination_command_line.empty();
   auto now = clock_.now();

@@ -101,6 +101,7 @@ std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in) 
     for (const auto& u : in.gpu_uuids) joined += (joined.empty() ? "" : ",") + u;
     set_var(env, "CUDA_VISIBLE_DEVICES", joined);
   }
+  if (!in.run_dir.empty()) set_var(env, kRunDirVariable, in.run_dir);
   std::vector<std::string> out;
   for (const auto& [k, v] : env) out.push_back(k + "=" + v);
   return out;

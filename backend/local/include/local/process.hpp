@@ -55,6 +55,12 @@ std::optional<int64_t> process_start_ticks(pid_t pid);
 /// True when `pid` is alive, not a zombie, and started at `start_ticks` (guards against reuse).
 bool process_matches(pid_t pid, int64_t start_ticks);
 
+/// The live processes of process group `pgid`, from /proc.
+std::vector<pid_t> group_members(pid_t pgid);
+
+/// True when /proc/<pid>/environ holds exactly the entry `NAME=value` (false when unreadable).
+bool environment_holds(pid_t pid, const std::string& entry);
+
 /// True when any process of the group is alive.
 bool group_alive(pid_t pgid);
 

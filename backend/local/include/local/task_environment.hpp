@@ -22,6 +22,10 @@ std::vector<std::string> scrub_environment(const std::vector<std::string>& env,
 /// The current process environment as NAME=value entries.
 std::vector<std::string> current_environment();
 
+/// Names the run directory in every process of a run (after the task's own settings, so it
+/// cannot be overridden): what proves a process group whose leader has exited is still the run's.
+inline constexpr const char* kRunDirVariable = "TRAINYARD_RUN_DIR";
+
 /// What the task environment is built from.
 struct TaskEnvironmentInput {
   std::vector<std::string> submitter_env;  ///< already scrubbed
@@ -33,9 +37,11 @@ struct TaskEnvironmentInput {
   int attempt = 0;
   int instance = 0;        ///< multi-instance: this instance's index, 0 for the primary
   std::string shared_dir;  ///< multi-instance: AZ_BATCH_TASK_SHARED_DIR (the primary's task dir)
+  std::string run_dir;     ///< kRunDirVariable's value; empty: not set
 };
 
-/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES;
+/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES +
+/// TRAINYARD_RUN_DIR;
 /// for a multi-instance task also AZ_BATCH_MASTER_NODE, AZ_BATCH_IS_CURRENT_NODE_MASTER,
 /// AZ_BATCH_TASK_SHARED_DIR and TRAINYARD_INSTANCE_{INDEX,COUNT}.
 std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in);
