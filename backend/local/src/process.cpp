@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -110,9 +109,19 @@ ExitStatus decode_wait_status(int status) {
   return out;
 }
 
+std::string read_proc_file(pid_t pid, const char* name) {
+  // read(2), not a stream: a stream's buffer throws when the process ends mid-read (ESRCH).
+  int fd = ::open(fmt::format("/proc/{}/{}", pid, name).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return out;
+}
+
 std::optional<int64_t> process_start_ticks(pid_t pid) {
-  std::ifstream in(fmt::format("/proc/{}/stat", pid));
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string content = read_proc_file(pid, "stat");
   // The command name (field 2) may hold spaces and parentheses: parse after the last ')'.
   auto close = content.rfind(')');
   if (close == std::string::npos) return std::nullopt;
@@ -134,9 +143,8 @@ bool process_matches(pid_t pid, int64_t start_ticks) {
 namespace {
 
 // Field 5 of /proc/<pid>/stat, the process group; nullopt when the process is gone or a zombie.
-std::optional<pid_t> process_group_of(const std::string& pid) {
-  std::ifstream in("/proc/" + pid + "/stat");
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+std::optional<pid_t> process_group_of(pid_t pid) {
+  std::string content = read_proc_file(pid, "stat");
   auto close = content.rfind(')');
   if (close == std::string::npos) return std::nullopt;
   std::istringstream rest(content.substr(close + 1));
@@ -151,16 +159,18 @@ std::optional<pid_t> process_group_of(const std::string& pid) {
 std::vector<pid_t> group_members(pid_t pgid) {
   std::vector<pid_t> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
-    auto name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    if (process_group_of(name) == pgid) out.push_back(static_cast<pid_t>(std::stol(name)));
+  for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    auto name = it->path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto pid = static_cast<pid_t>(std::stol(name));
+    if (process_group_of(pid) == pgid) out.push_back(pid);
   }
   return out;
 }
 
 bool environment_holds(pid_t pid, const std::string& entry) {
-  std::ifstream in(fmt::format("/proc/{}/environ", pid), std::ios::binary);
+  std::istringstream in(read_proc_file(pid, "environ"));
   for (std::string item; std::getline(in, item, '\0');)
     if (item == entry) return true;
   return false;

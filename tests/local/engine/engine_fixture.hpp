@@ -28,9 +28,8 @@ inline std::vector<pid_t> processes_mentioning(const std::string& needle) {
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     auto name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "cmdline");
-    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     pid_t pid = std::stoi(name);
+    std::string cmd = read_proc_file(pid, "cmdline");
     if (cmd.find(needle) != std::string::npos && pid != getpid() && process_start_ticks(pid))
       out.push_back(pid);
   }

@@ -49,6 +49,9 @@ Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::
 /// Converts a waitpid status.
 ExitStatus decode_wait_status(int status);
 
+/// /proc/<pid>/<name> whole; empty when the process is gone or the file unreadable (never throws).
+std::string read_proc_file(pid_t pid, const char* name);
+
 /// Field 22 of /proc/<pid>/stat (start time in clock ticks); nullopt when the process is gone.
 std::optional<int64_t> process_start_ticks(pid_t pid);
 
