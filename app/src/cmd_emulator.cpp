@@ -11,6 +11,8 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -61,16 +63,17 @@ Result<std::string> account_key(const EmulatorFlags& f, bool& generated) {
 }
 
 // The emulator's children (task supervisors, `docker info`) inherit its environment, so the key
-// and every other secret variable leave it once read. Their text is overwritten too, names and
-// values: /proc/PID/environ shows the environment as it was at exec, not as unsetenv left it.
-// Called before any thread starts (unsetenv is not thread-safe).
-void drop_secret_variables() {
+// and every other secret variable (the fixed list and those config.json names) leave it once read.
+// Their text is overwritten too, names and values: /proc/PID/environ shows the environment as it
+// was at exec, not as unsetenv left it. Called before any thread starts (unsetenv is not
+// thread-safe).
+void drop_secret_variables(const std::vector<std::string>& configured) {
   std::vector<std::pair<std::string, char*>> secrets;  // name, and the entry's own text
   for (char** e = environ; e && *e; ++e) {
     const char* eq = std::strchr(*e, '=');
     if (!eq) continue;
     std::string name(*e, static_cast<size_t>(eq - *e));
-    if (is_secret_variable(name)) secrets.emplace_back(std::move(name), *e);
+    if (is_secret_variable(name, configured)) secrets.emplace_back(std::move(name), *e);
   }
   for (const auto& [name, text] : secrets) {
     ::unsetenv(name.c_str());
@@ -142,7 +145,9 @@ int emulator_command(EmulatorFlags f) {
   auto key = account_key(f, generated);
   if (!key) return report(key.error());
   f.options.key_base64 = *key;
-  drop_secret_variables();
+  auto settings = load_settings(default_config_path());
+  if (!settings) return report(settings.error());
+  drop_secret_variables(secret_variable_names(*settings));
   char exe[4096];
   ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) f.options.trainyard_exe.assign(exe, static_cast<size_t>(n));

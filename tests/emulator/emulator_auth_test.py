@@ -12,6 +12,7 @@ not held back by Nagle's algorithm.
 import base64
 import ctypes
 import http.client
+import json
 import os
 import socket
 import subprocess
@@ -146,12 +147,27 @@ ENV_DUMP = ("env; p=$PPID; while [ \"$p\" -gt 1 ] && [ \"$(cat /proc/$p/comm)\" 
             "p=$(cut -d' ' -f4 /proc/$p/stat); done")
 
 
-def test_task_environment(exe):
+def write_config_naming_secrets(workdir):
+    """A config.json whose accounts take their secrets from TY_TEAM_KEY and TY_SP_SECRET."""
+    path = os.path.join(workdir, "config.json")
+    with open(path, "w") as f:
+        json.dump({"version": 1, "accounts": [
+            {"name": "team", "endpoint": "https://team.westeurope.batch.azure.com",
+             "auth": {"type": "sharedKey", "keyEnv": "TY_TEAM_KEY"}},
+            {"name": "prod", "endpoint": "https://prod.eastus.batch.azure.com",
+             "auth": {"type": "servicePrincipal", "tenantId": "t", "clientId": "c",
+                      "clientSecretEnv": "TY_SP_SECRET"}}]}, f)
+    return path
+
+
+def test_task_environment(exe, workdir):
     key = base64.b64encode(os.urandom(64)).decode()
     secrets = {"TRAINYARD_EMULATOR_KEY": key, "AZURE_BATCH_ACCESS_KEY": "batch-key-7f3a9c",
-               "AZURE_CLIENT_SECRET": "client-secret-5d2e81"}
+               "AZURE_CLIENT_SECRET": "client-secret-5d2e81", "TY_TEAM_KEY": "team-key-91c2e4",
+               "TY_SP_SECRET": "sp-secret-0a7d55"}
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TMPDIR": os.environ.get("TMPDIR", "/tmp"),
-           "TY_MARKER": "marker-visible-4b1", **secrets}
+           "TRAINYARD_CONFIG": write_config_naming_secrets(workdir), "TY_MARKER": "marker-visible-4b1",
+           **secrets}
     e = Emulator(exe, env=env)
     try:
         e.json("POST", "/pools?" + API, {"id": "envp", "vmSize": "standard_d2s_v3", "targetDedicatedNodes": 1})
@@ -228,7 +244,7 @@ def main():
         test_ids_named_like_public_paths(exe)
         test_identity_only_when_asked(exe)
         test_env_file(exe, workdir)
-        test_task_environment(exe)
+        test_task_environment(exe, workdir)
         test_loopback_bind(exe)
         test_small_answers_not_delayed(exe)
     print("%d passed, %d failed" % (RESULTS["passed"], RESULTS["failed"]))
