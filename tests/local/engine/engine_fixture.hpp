@@ -104,6 +104,14 @@ class EngineTest : public ::testing::Test {
     }
   }
 
+  /// Kills `run`'s supervisor and its task's whole group, as a crash would, and reaps them.
+  void kill_supervisor_and_task(const LocalRun& run) {
+    kill(static_cast<pid_t>(run.supervisor_pid), SIGKILL);
+    killpg(static_cast<pid_t>(run.pgid), SIGKILL);
+    reap_while([&] { return group_alive(static_cast<pid_t>(run.pgid)); });
+    engine_->reap_children();
+  }
+
   Task wait_state(const std::string& id, TaskState state) {
     for (int i = 0; i < 400; ++i) {
       auto t = store_->task(kLocalAccount, "j", id);

@@ -12,10 +12,7 @@ TEST_F(EngineTest, ALostRunsReusedGroupIdIsLeftAlone) {
   wait_state("lost", TaskState::Running);
   auto run = run_of("lost");
   ASSERT_TRUE(run);
-  kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL);
-  killpg(static_cast<pid_t>(run->pgid), SIGKILL);
-  reap_while([&] { return group_alive(static_cast<pid_t>(run->pgid)); });
-  engine_->reap_children();
+  kill_supervisor_and_task(*run);
 
   const std::string pid_file = dir_ + "/stranger.pid";
   ChildSpec spec{

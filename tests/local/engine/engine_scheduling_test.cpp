@@ -88,10 +88,7 @@ TEST_F(EngineTest, SupervisorAndTaskBothGoneIsMarkedFailed) {
   wait_state("lost", TaskState::Running);
   auto run = run_of("lost");
   ASSERT_TRUE(run);
-  kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL);
-  killpg(static_cast<pid_t>(run->pgid), SIGKILL);
-  reap_while([&] { return group_alive(static_cast<pid_t>(run->pgid)); });
-  engine_->reap_children();
+  kill_supervisor_and_task(*run);
   ASSERT_TRUE(engine_->schedule().ok());
   auto t = wait_done("lost");
   ASSERT_TRUE(t.execution_info.failure_info);

@@ -77,10 +77,7 @@ TEST_F(EngineTest, TheEnvironmentFileIsRemovedHoweverTheRunEnds) {
   auto run = run_of("lost");
   ASSERT_TRUE(run);
   ASSERT_TRUE(exists(run_paths(dir_, "j", "lost").environment));
-  kill(static_cast<pid_t>(run->supervisor_pid), SIGKILL);
-  killpg(static_cast<pid_t>(run->pgid), SIGKILL);
-  reap_while([&] { return group_alive(static_cast<pid_t>(run->pgid)); });
-  engine_->reap_children();
+  kill_supervisor_and_task(*run);
   ASSERT_TRUE(engine_->schedule().ok());
   EXPECT_EQ(wait_done("lost").execution_info.failure_info->code, "SupervisorLost");
   EXPECT_FALSE(exists(run_paths(dir_, "j", "lost").environment));
