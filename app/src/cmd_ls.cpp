@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "account_lookup.hpp"
+#include "action_util.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "app/wire_json.hpp"
@@ -21,23 +22,27 @@ struct LsOptions {
   bool offline = false;
 };
 
-// A Batch account's listing first refreshes what it lists; when that fails, the cache is
-// shown with a warning, so `ls` works offline.
-void refresh_batch_account(AppContext& ctx, const LsOptions& o) {
-  if (o.offline || o.account == kLocalAccount || o.what == "accounts") return;
+// A Batch account's listing first refreshes what it lists; when the service cannot be reached,
+// the cache is shown with a warning, so `ls` works offline. A refusal of the credentials is an
+// error instead: an empty table would read as an empty account.
+Result<void> refresh_batch_account(AppContext& ctx, const LsOptions& o) {
+  if (o.offline || o.account == kLocalAccount || o.what == "accounts") return {};
   auto account = find_account(ctx.settings, o.account);
-  if (!account) return;
+  if (!account) return {};
   auto client = open_batch_client(*account, ctx.clock);
+  if (!client) return client.error();
   SyncScope scope{account->name, account->emulator ? AccountKind::Emulator : AccountKind::Batch,
                   account->endpoint, o.what == "tasks" ? o.job : ""};
   scope.pools = o.what == "pools" || o.what == "nodes";
   scope.jobs = o.what == "jobs" || o.what == "tasks";
   scope.tasks = o.what == "tasks";
-  auto synced = client ? full_sync(*ctx.store, **client, scope) : Result<SyncStats>(client.error());
+  auto synced = full_sync(*ctx.store, **client, scope);
+  if (!synced && synced.error().kind == ErrorKind::Auth) return synced.error();
   if (!synced) {
     out::eprint("trainyard: {}: showing the cache, the refresh failed: {}", o.account,
                 synced.error().message);
   }
+  return {};
 }
 
 // `--json`: one array of entities in the Batch REST API's shapes.
@@ -138,9 +143,23 @@ int print_pools(AppContext& ctx, const LsOptions& o) {
   return kExitOk;
 }
 
+// The nodes of `--pool`; without one, the local account's node or every pool's of a Batch account.
+Result<std::vector<Node>> nodes_listed(AppContext& ctx, const LsOptions& o) {
+  if (!o.pool.empty() || o.account == kLocalAccount)
+    return ctx.store->nodes(o.account, o.pool.empty() ? std::string(kLocalPool) : o.pool);
+  auto pools = ctx.store->pools(o.account);
+  if (!pools) return pools.error();
+  std::vector<Node> all;
+  for (const auto& p : *pools) {
+    auto nodes = ctx.store->nodes(o.account, p.id);
+    if (!nodes) return nodes.error();
+    all.insert(all.end(), nodes->begin(), nodes->end());
+  }
+  return all;
+}
+
 int print_nodes(AppContext& ctx, const LsOptions& o) {
-  std::string pool = o.pool.empty() ? std::string(kLocalPool) : o.pool;
-  auto nodes = ctx.store->nodes(o.account, pool);
+  auto nodes = nodes_listed(ctx, o);
   if (!nodes) return report(nodes.error());
   if (o.account == kLocalAccount)
     for (auto& n : *nodes) fill_local_node_counts(*ctx.store, n);
@@ -177,7 +196,8 @@ int ls_command(const CliState& st, const LsOptions& o) {
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   // Listing also repairs: a run whose supervisor died is re-attached or marked failed.
   if (auto s = engine.schedule(); !s) return report(s.error());
-  refresh_batch_account(**ctx, o);
+  if (auto fresh = refresh_batch_account(**ctx, o); !fresh)
+    return report_failure(o.account, fresh.error());
   if (o.what == "accounts") return print_accounts(**ctx, o);
   if (o.what == "pools") return print_pools(**ctx, o);
   if (o.what == "nodes") return print_nodes(**ctx, o);
@@ -194,7 +214,7 @@ void register_ls(CLI::App& app, CliState& st) {
       ->required()
       ->check(CLI::IsMember({"accounts", "pools", "nodes", "jobs", "tasks"}));
   cmd->add_option("--account", o->account, "Account (default 'local')");
-  cmd->add_option("--pool", o->pool, "Pool (for nodes)");
+  cmd->add_option("--pool", o->pool, "Pool (for nodes; default: every pool)");
   cmd->add_option("--job", o->job, "Job (for tasks; default: every job)");
   cmd->add_flag("--json", o->json, "One JSON array shaped as the Batch REST API shapes it");
   cmd->add_flag("--offline", o->offline, "Batch accounts: list the cache without refreshing it");

@@ -12,7 +12,6 @@
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
 #include "output.hpp"
-#include "sync/entity_refresh.hpp"
 
 namespace trainyard {
 namespace {
@@ -82,7 +81,9 @@ int submit_to_batch(const CliState& st, const std::string& account,
     if (!missing) return report_failure("submit job " + id, missing.error());
     auto added = azure::add_tasks(*session->client, id, *missing);
     if (!added) return report_failure("submit job " + id, added.error());
-    (void)cache_job(*session->ctx->store, *session->client, id);
+    // The job and its tasks reach the cache now, so `ls jobs` and the TUI count them at once.
+    refresh_job(*session, id);
+    refresh_tasks(*session, id);
     out::print("{}: {} task(s) added in {} request(s)", id, added->added, added->collections);
   }
   return kExitOk;

@@ -190,5 +190,60 @@ TEST_F(Poller, DeletedTasksLeaveTheCacheThroughTaskCounts) {
   EXPECT_TRUE(eventually([&] { return !has_task("task-0000007"); }));
 }
 
+// The jobs pane's counts: a job on screen is counted again every focus interval, not only in a
+// background round (at least 10 s apart), so a task added behind the cache shows up at once.
+TEST_F(Poller, CountsOfTheJobsOnScreenFollowWithinFocusIntervals) {
+  auto o = fast();
+  o.background_interval = 3600s;
+  auto p = make(o);
+  PollFocus focus;
+  focus.jobs = true;
+  focus.jobs_on_screen = {"seed-sweep"};
+  p->set_focus(focus);
+  p->start();
+  ASSERT_TRUE(eventually([&] { return has_task("task-0000200"); }));
+  ASSERT_TRUE(
+      f.client->add_task("seed-sweep", {{"id", "late1"}, {"commandLine", "sleep 30"}}).ok());
+  ASSERT_TRUE(
+      f.client->add_task("seed-sweep", {{"id", "late2"}, {"commandLine", "sleep 30"}}).ok());
+  auto counted = [&] {
+    auto c = f.store->task_counts(f.emu.account(), "seed-sweep");
+    if (!c.ok()) return int64_t{-1};
+    int64_t sum = 0;
+    for (auto s :
+         {TaskState::Active, TaskState::Preparing, TaskState::Running, TaskState::Completed})
+      sum += (*c)[s];
+    return sum;
+  };
+  // 25 focus intervals, well short of the next background round (10 s at the least).
+  EXPECT_TRUE(eventually([&] { return counted() == 202; }, 5s)) << counted();
+  p->stop();
+}
+
+// A running task whose row is on screen has its stdout read into metrics at the focus interval,
+// with its job neither pinned nor its log open.
+TEST_F(Poller, ARunningTaskOnScreenGetsItsMetricsWithoutPinningOrItsLog) {
+  const std::string loop =
+      "i=0; while [ $i -lt 40 ]; do i=$((i+1)); echo \"epoch $i loss=0.$i\"; sleep 0.2; done";
+  ASSERT_TRUE(f.client->add_task("seed-sweep", {{"id", "live"}, {"commandLine", loop}}).ok());
+  auto p = make(fast());
+  PollFocus focus;
+  focus.job = "seed-sweep";
+  focus.tasks_on_screen = {"task-0000001", "live"};
+  p->set_focus(focus);
+  p->start();
+  auto points = [&] {
+    auto pts = f.store->metric_points(f.emu.account(), "seed-sweep", "live", "loss");
+    return pts.ok() ? pts->size() : 0u;
+  };
+  auto running = [&] {
+    auto t = f.store->task(f.emu.account(), "seed-sweep", "live");
+    return t.ok() && t->has_value() && (*t)->state == TaskState::Running;
+  };
+  ASSERT_TRUE(eventually(running, 20s));
+  EXPECT_TRUE(eventually([&] { return points() >= 2 && running(); }, 20s)) << points();
+  p->stop();
+}
+
 }  // namespace
 }  // namespace trainyard

@@ -1,5 +1,6 @@
 #include "azure/batch_client.hpp"
 
+#include <cctype>
 #include <ctime>
 #include <thread>
 
@@ -24,6 +25,19 @@ ErrorKind kind_for_status(int status) {
   }
 }
 
+// An AuthenticationErrorDetail up to the sentence that quotes the string the service signed: that
+// string (headers, dates, paths over several lines) is noise in a one-line error.
+std::string without_string_to_sign(const std::string& detail) {
+  std::string lower = detail;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  auto at = lower.find("string to sign");
+  if (at == std::string::npos) return detail;
+  auto sentence = lower.rfind(". ", at);
+  auto kept = detail.substr(0, sentence == std::string::npos ? 0 : sentence + 1);
+  while (!kept.empty() && kept.back() == ' ') kept.pop_back();
+  return kept;
+}
+
 // Connection refusals mean the request never reached the service, so even a create may be re-sent.
 bool never_reached_service(const Error& e) {
   return e.message.find("Couldn't connect") != std::string::npos ||
@@ -40,7 +54,9 @@ Error error_from_response(const HttpResponse& r) {
   // The service says why a signature failed (e.g. an account name that differs); keep that.
   if (parsed) {
     for (const auto& v : parsed->values) {
-      if (v.name == "AuthenticationErrorDetail") message += " " + v.value.substr(0, 200);
+      if (v.name != "AuthenticationErrorDetail") continue;
+      auto detail = without_string_to_sign(v.value).substr(0, 200);
+      if (!detail.empty()) message += " " + detail;
     }
   }
   auto request_id = r.header("request-id");

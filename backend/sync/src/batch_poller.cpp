@@ -45,6 +45,7 @@ struct BatchPoller::Worker {
   };
   std::map<std::string, Follow> follows;
   Steady::time_point next_pinned{};
+  size_t next_job_on_screen = 0, next_task_on_screen = 0;  // where the last cycle's share ended
   std::string subtasks_final_for;  ///< job/task whose subtasks were read after it completed
   std::string error;               // the cycle's last failure
   bool wrote = false;
@@ -125,9 +126,58 @@ struct BatchPoller::Worker {
       step([&](SyncStats& s) { return refresh_jobs(*target, "", s); });
       next_jobs_list = now + 4 * p.options_.focus_interval;
     }
+    if (f.jobs) count_jobs_on_screen(f.jobs_on_screen);
+    if (!f.job.empty()) follow_tasks_on_screen(f.job, f.tasks_on_screen);
     follow_focused_log(f);
     refresh_detail_subtasks(f);
     follow_pinned(f);
+  }
+
+  // How many rows on screen one cycle may refresh: about half the requests the budget allows an
+  // interval, the rest left to the pane itself and the background.
+  size_t on_screen_share() const {
+    auto per_interval = p.options_.requests_per_second *
+                        std::chrono::duration<double>(p.options_.focus_interval).count();
+    return std::max<size_t>(2, static_cast<size_t>(per_interval / 2));
+  }
+
+  // The next `share` of `ids` after the ones the last cycle took (the first id every cycle: the
+  // selected row, the one an action most likely touched).
+  static std::vector<std::string> take_share(const std::vector<std::string>& ids, size_t share,
+                                             size_t& next) {
+    if (ids.empty()) return {};
+    std::vector<std::string> out{ids.front()};
+    const size_t rest = ids.size() - 1;
+    for (size_t i = 0; i < std::min(share - 1, rest); ++i)
+      out.push_back(ids[1 + (next + i) % rest]);
+    next = rest ? (next + share - 1) % rest : 0;
+    return out;
+  }
+
+  // Jobs on screen: listed when never listed, else their counts compared (one small request);
+  // counts that differ bring the changed tasks now and a version pass right after.
+  void count_jobs_on_screen(const std::vector<std::string>& jobs) {
+    for (const auto& job : take_share(jobs, on_screen_share(), next_job_on_screen))
+      step([&](SyncStats& s) -> Result<void> {
+        auto m = store->sync_mark(p.account_, tasks_scope(job));
+        if (!m || !*m || !(*m)->checked_at)
+          return refresh_tasks(*target, job, TaskRefresh::Incremental, s);
+        auto differ = task_counts_differ(*target, job);
+        if (!differ || !*differ) return differ ? Result<void>() : differ.error();
+        queue.push_front({Item::TaskVersions, job});
+        return refresh_tasks(*target, job, TaskRefresh::Incremental, s);
+      });
+  }
+
+  // Running tasks on screen: their stdout.txt is read, as a pinned job's are.
+  void follow_tasks_on_screen(const std::string& job, const std::vector<std::string>& ids) {
+    std::vector<std::string> running;
+    for (const auto& id : ids) {
+      auto t = store->task(p.account_, job, id);
+      if (t && *t && (*t)->state == TaskState::Running) running.push_back(id);
+    }
+    for (const auto& id : take_share(running, on_screen_share(), next_task_on_screen))
+      follow({p.account_, job, id, "", "", "stdout.txt"});
   }
 
   // The subtasks of a multi-instance task on screen, until they were read after it completed.

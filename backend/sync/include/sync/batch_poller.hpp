@@ -34,6 +34,12 @@ struct PollFocus {
   std::string detail_task;
   /// Jobs whose running tasks' stdout.txt is followed too (metrics and sparklines stay live).
   std::vector<std::string> pinned_jobs;
+  /// With `jobs`: the jobs whose rows are on screen (the selected one first); their task counts
+  /// are compared with the service's every focus interval, a few a cycle within the budget.
+  std::vector<std::string> jobs_on_screen;
+  /// With `job`: the tasks whose rows are on screen; the running ones' stdout.txt is read at the
+  /// focus interval (a few a cycle within the budget), so their metrics and sparklines fill in.
+  std::vector<std::string> tasks_on_screen;
   bool operator==(const PollFocus&) const = default;
 };
 
