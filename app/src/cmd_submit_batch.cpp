@@ -16,23 +16,6 @@
 namespace trainyard {
 namespace {
 
-// The request bodies first, every one: a spec that cannot become JSON sends nothing.
-Result<std::pair<nlohmann::json, std::vector<nlohmann::json>>> bodies(const spec::JobSpec& s) {
-  auto job =
-      nlohmann::json::parse(spec::job_to_wire_json(s.job, spec::Secrets::Reveal), nullptr, false);
-  if (job.is_discarded())
-    return make_error(ErrorKind::Internal, "job " + s.job.id + ": unreadable request body");
-  std::vector<nlohmann::json> tasks;
-  for (const auto& t : s.tasks) {
-    auto body =
-        nlohmann::json::parse(spec::task_to_wire_json(t, spec::Secrets::Reveal), nullptr, false);
-    if (body.is_discarded())
-      return make_error(ErrorKind::Internal, "task " + t.id + ": unreadable request body");
-    tasks.push_back(std::move(body));
-  }
-  return std::pair{std::move(job), std::move(tasks)};
-}
-
 // The ids a job has already (ids alone: a few bytes a task).
 Result<std::set<std::string>> existing_ids(azure::BatchClient& c, const std::string& job) {
   std::set<std::string> ids;
@@ -47,44 +30,71 @@ Result<std::set<std::string>> existing_ids(azure::BatchClient& c, const std::str
   return ids;
 }
 
-// A job that exists already is taken as this submission's own, sent before (an interrupted
-// run, a lost answer): only the tasks it lacks are added, so nothing runs twice.
-Result<std::vector<nlohmann::json>> create_or_resume(ActionSession& s, const nlohmann::json& job,
-                                                     std::vector<nlohmann::json> tasks) {
-  const std::string id = job.value("id", "");
-  auto created = azure::create_job(*s.client, job);
-  if (created) return tasks;
-  if (created.error().message.rfind("JobExists", 0) != 0) return created.error();
-  auto have = existing_ids(*s.client, id);
-  if (!have) return have.error();
-  std::erase_if(tasks, [&](const nlohmann::json& t) { return have->count(t.value("id", "")); });
-  out::eprint("trainyard: note: job {} exists with {} task(s): adding the {} missing", id,
-              have->size(), tasks.size());
-  return tasks;
+}  // namespace
+
+// The request bodies first, every one: a spec that cannot become JSON sends nothing.
+Result<std::vector<JobBodies>> submit_bodies(const std::vector<spec::JobSpec>& specs) {
+  std::vector<JobBodies> all;
+  for (const auto& s : specs) {
+    auto job =
+        nlohmann::json::parse(spec::job_to_wire_json(s.job, spec::Secrets::Reveal), nullptr, false);
+    if (job.is_discarded())
+      return make_error(ErrorKind::Internal, "job " + s.job.id + ": unreadable request body");
+    std::vector<nlohmann::json> tasks;
+    for (const auto& t : s.tasks) {
+      auto body =
+          nlohmann::json::parse(spec::task_to_wire_json(t, spec::Secrets::Reveal), nullptr, false);
+      if (body.is_discarded())
+        return make_error(ErrorKind::Internal, "task " + t.id + ": unreadable request body");
+      tasks.push_back(std::move(body));
+    }
+    all.emplace_back(std::move(job), std::move(tasks));
+  }
+  return all;
 }
 
-}  // namespace
+Result<JobSent> send_job(azure::BatchClient& client, const JobBodies& bodies) {
+  JobSent sent{bodies.first.value("id", "")};
+  auto tasks = bodies.second;
+  auto created = azure::create_job(client, bodies.first);
+  if (!created && created.error().message.rfind("JobExists", 0) != 0) return created.error();
+  if (!created) {
+    auto have = existing_ids(client, sent.job);
+    if (!have) return have.error();
+    std::erase_if(tasks, [&](const nlohmann::json& t) { return have->count(t.value("id", "")); });
+    sent.resumed = true;
+    sent.existing = have->size();
+  }
+  sent.missing = tasks.size();
+  auto added = azure::add_tasks(client, sent.job, tasks);
+  if (!added) return added.error();
+  sent.added = added->added;
+  sent.collections = added->collections;
+  return sent;
+}
+
+std::string sent_line(const JobSent& sent) {
+  return fmt::format("{}: {} task(s) added in {} request(s)", sent.job, sent.added,
+                     sent.collections);
+}
 
 int submit_to_batch(const CliState& st, const std::string& account,
                     const std::vector<spec::JobSpec>& specs) {
-  std::vector<std::pair<nlohmann::json, std::vector<nlohmann::json>>> all;
-  for (const auto& s : specs) {
-    auto b = bodies(s);
-    if (!b) return report(b.error());
-    all.push_back(std::move(*b));
-  }
+  auto all = submit_bodies(specs);
+  if (!all) return report(all.error());
   auto session = open_action(st, account, "submit", ActionKind::Change);
   if (!session) return report(session.error());
-  for (const auto& [job, tasks] : all) {
-    const std::string id = job.value("id", "");
-    auto missing = create_or_resume(*session, job, tasks);
-    if (!missing) return report_failure("submit job " + id, missing.error());
-    auto added = azure::add_tasks(*session->client, id, *missing);
-    if (!added) return report_failure("submit job " + id, added.error());
+  for (const auto& bodies : *all) {
+    auto sent = send_job(*session->client, bodies);
+    const std::string id = bodies.first.value("id", "");
+    if (!sent) return report_failure("submit job " + id, sent.error());
+    if (sent->resumed)
+      out::eprint("trainyard: note: job {} exists with {} task(s): adding the {} missing", id,
+                  sent->existing, sent->missing);
     // The job and its tasks reach the cache now, so `ls jobs` and the TUI count them at once.
     refresh_job(*session, id);
     refresh_tasks(*session, id);
-    out::print("{}: {} task(s) added in {} request(s)", id, added->added, added->collections);
+    out::print("{}", sent_line(*sent));
   }
   return kExitOk;
 }

@@ -1,13 +1,40 @@
-// Internal: `submit --account A` to a Batch (or emulator) account.
+// Internal: `submit --account A` to a Batch (or emulator) account, and the steps the TUI's
+// `:submit` shares with it.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "azure/batch_client.hpp"
 #include "commands.hpp"
 #include "spec/spec_model.hpp"
 
 namespace trainyard {
+
+/// One job's request bodies: the job and its tasks.
+using JobBodies = std::pair<nlohmann::json, std::vector<nlohmann::json>>;
+
+/// Every spec's request bodies; an error, and nothing to send, when one cannot be built.
+Result<std::vector<JobBodies>> submit_bodies(const std::vector<spec::JobSpec>& specs);
+
+/// What sending one job did.
+struct JobSent {
+  std::string job;
+  bool resumed = false;  ///< the job existed: only the tasks it lacked were added
+  size_t existing = 0;   ///< with `resumed`: the tasks it had
+  size_t missing = 0;    ///< the tasks sent: all of the spec's, or those the job lacked
+  int added = 0, collections = 0;
+};
+
+/// Creates the job (one that exists already is taken as this submission's own, sent before:
+/// only the tasks it lacks are added, so nothing runs twice) and adds its tasks, 100 a request.
+Result<JobSent> send_job(azure::BatchClient& client, const JobBodies& bodies);
+
+/// `<job>: N task(s) added in M request(s)`.
+std::string sent_line(const JobSent& sent);
 
 /// Creates each job (with `submittedBy`) and adds its tasks, 100 per request; prints one line
 /// per job. Nothing is sent when any body cannot be built.

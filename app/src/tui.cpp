@@ -77,7 +77,7 @@ CrumbsVm crumbs_of(const TuiState& st) {
 }
 
 void render_table_pane(TuiState& st, Canvas& c, Rect r) {
-  TableVm vm = page_table_vm(st, "nothing here yet");
+  TableVm vm = page_table_vm(st, empty_pane_text(st, "nothing here yet"));
   if (st.top().view == View::Jobs && st.top().account == kLocalAccount && !st.page.total &&
       st.top().cursor.filter.empty())
     vm.empty_text = "no runs yet: press r to start one (the demo is filled in)";
@@ -167,6 +167,16 @@ void Tui::handle_key(const KeyEvent& key) {
     set_status(*st_, fmt::format("{} does nothing here (? for help)", key_name(key)));
   }
   refresh();
+}
+
+void Tui::go_live() {
+  st_->live = true;
+  refresh();
+}
+
+void Tui::pump() {
+  handle_events();
+  tick();
 }
 
 void Tui::settle() {

@@ -173,12 +173,11 @@ void run_local(TuiState& st, LocalWorker::Action action) {
 }
 
 void open_view(AppContext& ctx, TuiState& st, View v) {
-  (void)ctx;
   Frame f;
   f.view = v;
   f.account = st.top().account;
   f.job = st.top().job;
-  f.pool = st.top().pool.empty() ? std::string(kLocalPool) : st.top().pool;
+  f.pool = st.top().pool.empty() ? default_pool(ctx, f.account) : st.top().pool;
   if (v == View::Tasks && f.job.empty()) f.job = "default";
   st.stack.resize(1);
   if (v != View::Accounts && v != View::Gpus)

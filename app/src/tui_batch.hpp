@@ -6,6 +6,7 @@
 #include <string>
 
 #include "azure/batch_client.hpp"
+#include "spec/spec_model.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/entity_refresh.hpp"
 #include "tui_state.hpp"
@@ -44,6 +45,10 @@ Result<void> recache_task(Store& s, azure::BatchClient& c, const std::string& jo
 /// `done` when the change worked (with a note when the refresh, run after it, failed).
 Result<std::string> changed(Result<void> change, const std::function<Result<void>()>& refresh,
                             std::string done);
+
+/// `:submit` on a Batch account (tui_submit_batch.cpp): each job created (or resumed) and its
+/// tasks added on the account's worker, as `submit --account A` does, then cached.
+void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs);
 
 /// Pane actions (tui_batch_pools.cpp).
 void open_pool_form(AppContext& ctx, TuiState& st);

@@ -161,7 +161,7 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
   else if (cmd == "run")
     open_run_form(st);
   else if (cmd == "submit")
-    open_submit_prompt(st);
+    open_submit_prompt(ctx, st);
   else if (cmd == "sweep")
     open_sweep(ctx, st, std::nullopt);
   else if (cmd == "accounts")

@@ -1,13 +1,27 @@
 // The TUI's Batch pollers: one per account visited, told what is on screen, and what the status
 // bar says about them (how old the data is, who polls, the last error).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "account_lookup.hpp"
+#include "core/sanitizer.hpp"
 #include "sync/incremental_sync.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
 namespace {
+
+// The ids of the rows on screen, the selected one first.
+std::vector<std::string> rows_on_screen(const TuiState& st) {
+  std::vector<std::string> ids = st.page.keys;
+  const auto& c = st.stack.back().cursor;
+  if (c.selected >= c.first && c.selected - c.first < ids.size()) {
+    auto selected = ids.begin() + static_cast<std::ptrdiff_t>(c.selected - c.first);
+    std::rotate(ids.begin(), selected, selected + 1);
+  }
+  return ids;
+}
 
 PollFocus focus_of(const TuiState& st) {
   const Frame& f = st.stack.back();
@@ -21,6 +35,7 @@ PollFocus focus_of(const TuiState& st) {
       break;
     case View::Jobs:
       p.jobs = true;
+      p.jobs_on_screen = rows_on_screen(st);
       break;
     case View::Logs:
       p.log_file = remote_log_file(f, st.logs.stderr_stream);
@@ -37,6 +52,9 @@ PollFocus focus_of(const TuiState& st) {
       p.detail_task = f.task;
       break;
     case View::Tasks:
+      p.job = f.job;
+      p.tasks_on_screen = rows_on_screen(st);
+      break;
     case View::Sweep:
       p.job = f.job;
       break;
@@ -72,6 +90,17 @@ std::string short_error(std::string e) {
 }
 
 }  // namespace
+
+std::string default_pool(AppContext& ctx, const std::string& account) {
+  if (account == kLocalAccount) return kLocalPool;
+  auto pools = ctx.store->pools(account);
+  return pools && !pools->empty() ? pools->front().id : std::string();
+}
+
+std::string empty_pane_text(const TuiState& st, std::string empty_text) {
+  if (st.sync_error.empty()) return empty_text;
+  return "cannot read " + st.stack.back().account + ": " + sanitize_text(st.sync_error);
+}
 
 std::string focus_scope(const Frame& f) {
   switch (f.view) {
@@ -161,15 +190,31 @@ void poke_poller(TuiState& st) {
   if (auto it = st.pollers.find(st.top().account); it != st.pollers.end()) it->second->poke();
 }
 
+// When the data on screen was confirmed: the Jobs pane's counts are as old as the oldest of
+// its jobs' tasks on screen (unknown while one was never listed), not only the job list.
+std::optional<Timestamp> shown_data_time(AppContext& ctx, const TuiState& st) {
+  const auto& f = st.stack.back();
+  auto mark = ctx.store->sync_mark(f.account, focus_scope(f));
+  std::optional<Timestamp> oldest = mark && *mark ? (*mark)->checked_at : std::nullopt;
+  if (f.view != View::Jobs) return oldest;
+  for (const auto& job : st.page.keys) {
+    auto m = ctx.store->sync_mark(f.account, tasks_scope(job));
+    if (!m || !*m || !(*m)->checked_at) return std::nullopt;
+    if (oldest && *(*m)->checked_at < *oldest) oldest = (*m)->checked_at;
+  }
+  return oldest;
+}
+
 void fill_sync_status(AppContext& ctx, TuiState& st) {
   const auto& f = st.top();
   st.status.note.clear();
+  st.sync_error.clear();
   if (f.account == kLocalAccount || f.view == View::Accounts) {
     st.data_time = ctx.clock.now();
     return;
   }
   auto mark = ctx.store->sync_mark(f.account, focus_scope(f));
-  st.data_time = mark && *mark ? (*mark)->checked_at : std::nullopt;
+  st.data_time = shown_data_time(ctx, st);
   auto it = st.pollers.find(f.account);
   if (it == st.pollers.end()) {
     st.status.note = st.live ? "offline: cache only" : "";
@@ -180,6 +225,7 @@ void fill_sync_status(AppContext& ctx, TuiState& st) {
   if (s.backoff.count() >= 1000)
     st.status.note = fmt::format("slowed +{}s", s.backoff.count() / 1000);
   std::string error = !s.last_error.empty() ? s.last_error : mark && *mark ? (*mark)->error : "";
+  st.sync_error = error;
   if (!error.empty() && st.status.level != StatusLevel::Error)
     set_status(st, "sync: " + short_error(error), StatusLevel::Error);
   if (error.empty() && st.status.message.rfind("sync: ", 0) == 0)

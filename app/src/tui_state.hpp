@@ -126,6 +126,7 @@ struct TuiState {
   std::function<void()> on_confirm;
   StatusBarVm status;
   std::optional<Timestamp> data_time;
+  std::string sync_error;  ///< the focused Batch account's last poll failure (empty: none)
   TablePage page;
   RowCache row_cache;
   LogState logs;
@@ -178,7 +179,8 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text);
 std::vector<std::string> complete_command(const std::string& prefix);
 
 /// Submitting a spec file (tui_submit.cpp).
-void open_submit_prompt(TuiState& st);
+/// Opens the spec path prompt (a Batch account must take changes).
+void open_submit_prompt(AppContext& ctx, TuiState& st);
 void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
 std::vector<std::string> path_candidates(const std::string& text);
 
@@ -217,6 +219,10 @@ void toggle_pin(TuiState& st, const std::string& job);
 void poke_poller(TuiState& st);
 /// The sync-mark scope a frame shows (`tasks/<job>`…); empty for panes with none.
 std::string focus_scope(const Frame& f);
+/// The pool a Nodes pane opens on when none is chosen: `local`, else the account's first.
+std::string default_pool(AppContext& ctx, const std::string& account);
+/// What an empty table pane says: `empty_text`, or why its account could not be read.
+std::string empty_pane_text(const TuiState& st, std::string empty_text);
 /// Data age and poller notes in the status bar for the focused frame.
 void fill_sync_status(AppContext& ctx, TuiState& st);
 /// When each part of a Batch account was last confirmed (read once per page of rows).

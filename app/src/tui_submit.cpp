@@ -1,4 +1,5 @@
-// The submit prompt: a spec file path with Tab completion, then a preview to confirm.
+// The submit prompt: a spec file path with Tab completion, then a preview to confirm; the specs
+// go to the focused account (a Batch one's through its worker, tui_submit_batch.cpp).
 #include <algorithm>
 #include <filesystem>
 
@@ -7,7 +8,7 @@
 #include "local/task_environment.hpp"
 #include "spec/load.hpp"
 #include "spec_to_local.hpp"
-#include "tui_state.hpp"
+#include "tui_batch.hpp"
 
 namespace trainyard {
 namespace {
@@ -32,17 +33,18 @@ std::string longest_common_prefix(const std::vector<std::string>& names) {
   return prefix;
 }
 
-std::string preview_text(const std::vector<spec::JobSpec>& specs) {
+std::string preview_text(const std::vector<spec::JobSpec>& specs, const std::string& account) {
   std::string out;
   for (const auto& s : specs) {
     out += fmt::format("{}: {} task(s). ", s.job.id, s.tasks.size());
     if (!s.tasks.empty()) out += fmt::format("First: {}. ", s.tasks.front().commandLine);
     if (!s.unmapped.empty()) out += fmt::format("{} field(s) not mapped. ", s.unmapped.size());
   }
-  return out + "Submit to local?";
+  return out + "Submit to " + account + "?";
 }
 
 void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs) {
+  if (st.top().account != kLocalAccount) return submit_specs_to_batch(ctx, st, specs);
   std::error_code ec;
   auto cwd = fs::current_path(ec).string();
   for (const auto& s : specs) {
@@ -56,14 +58,14 @@ void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec
                 return fmt::format("{}: {} task(s) queued", id, done->size());
               });
   }
-  (void)ctx;
 }
 
 void load_and_preview(AppContext& ctx, TuiState& st, const std::string& path) {
   st.mode = Mode::Normal;
   auto specs = spec::load_job_specs(path, {});
   if (!specs) return set_status(st, specs.error().message, StatusLevel::Error);
-  st.confirm = DialogVm{"Submit " + fs::path(path).filename().string(), preview_text(*specs)};
+  st.confirm = DialogVm{"Submit " + fs::path(path).filename().string(),
+                        preview_text(*specs, st.top().account)};
   st.on_confirm = [&ctx, &st, loaded = std::move(*specs)] { submit_specs(ctx, st, loaded); };
   st.mode = Mode::Confirm;
 }
@@ -83,9 +85,8 @@ std::vector<std::string> path_candidates(const std::string& text) {
   return out;
 }
 
-void open_submit_prompt(TuiState& st) {
-  if (st.top().account != kLocalAccount)
-    return set_status(st, "specs are submitted to the local account for now", StatusLevel::Error);
+void open_submit_prompt(AppContext& ctx, TuiState& st) {
+  if (st.top().account != kLocalAccount && !account_writable(ctx, st)) return;
   std::error_code ec;
   st.input.set_text(fs::current_path(ec).string() + "/");
   st.mode = Mode::SubmitPath;

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "../azure/emulator_client.hpp"
@@ -36,11 +39,13 @@ class TuiBatch : public apptest::TuiScreen {
   std::unique_ptr<azure::BatchClient> open_client() {
     return azuretest::emulator_client(emu_, clock_);
   }
-  void open_batch(const std::string& view, bool readonly = false) {
+  void open_batch(const std::string& view, bool readonly = false, const std::string& job = "",
+                  const std::string& account = "") {
     term_ = std::make_unique<HeadlessTerminal>(apptest::kNormal);
     TuiOptions o;
     o.view = view;
-    o.account = emu_.account();
+    o.job = job;
+    o.account = account.empty() ? emu_.account() : account;
     o.readonly = readonly;
     tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
     tui_->draw();
@@ -64,6 +69,24 @@ class TuiBatch : public apptest::TuiScreen {
     return -1;
   }
   std::string screen() { return term_->last_frame().to_text(); }
+  /// Polls as the interactive loop does, every 0.2 s (the shortest focus interval allowed).
+  void go_live() {
+    fixture_.ctx().settings.poll.focus_seconds = 0.2;
+    tui_->go_live();
+  }
+  /// One turn of the loop: workers' and pollers' news taken in, the screen drawn.
+  std::string pumped() {
+    tui_->pump();
+    tui_->draw();
+    return screen();
+  }
+  /// The screen line that contains `text` ("" when none does).
+  std::string line_with(const std::string& text) {
+    std::istringstream in(screen());
+    for (std::string line; std::getline(in, line);)
+      if (line.find(text) != std::string::npos) return line;
+    return "";
+  }
 
   azuretest::EmulatorProcess emu_{{"--seed-tasks", "20"}};
   SystemClock clock_;
@@ -122,6 +145,89 @@ TEST_F(TuiBatch, LocalAccountSaysTheKeyIsForBatch) {
   open(apptest::kNormal, "pools");
   keys("z");
   EXPECT_NE(screen().find("acts on Batch accounts"), std::string::npos) << screen();
+}
+
+TEST_F(TuiBatch, SubmitOnTheBatchAccountAddsTheJobsTasksAndCountsThem) {
+  nlohmann::json spec{{"job", {{"id", "tui-sweep"}, {"poolInfo", {{"poolId", "seed-cpu"}}}}},
+                      {"tasks",
+                       {{{"id", "a"}, {"commandLine", "sleep 60"}},
+                        {{"id", "b"}, {"commandLine", "sleep 60"}},
+                        {{"id", "c"}, {"commandLine", "sleep 60"}}}}};
+  const std::string path = fixture_.dir() + "/tui-spec.json";
+  std::ofstream(path) << spec.dump();
+  open_batch("jobs");
+  keys(":");
+  type("submit");
+  keys("Enter C-u");
+  type(path);
+  keys("Enter");
+  ASSERT_NE(screen().find("tui-sweep: 3 task(s)"), std::string::npos) << screen();
+  ASSERT_NE(screen().find("Submit to"), std::string::npos) << screen();
+  keys("y");
+  auto c = open_client();
+  EXPECT_TRUE(eventually([&] {
+    auto tasks = c->tasks("tui-sweep", "", "id");
+    return tasks && tasks->size() == 3;
+  }));
+  // The job's row counts its 3 tasks once the worker answers, without a poll in between:
+  // ACTIVE + RUNNING + COMPLETED + FAILED.
+  auto counted = [&] {
+    auto line = line_with("│tui-sweep");
+    for (auto bar = line.find("│"); bar != std::string::npos; bar = line.find("│"))
+      line.replace(bar, std::string("│").size(), " ");
+    std::istringstream in(line);
+    std::vector<std::string> cells;
+    for (std::string cell; in >> cell;) cells.push_back(cell);
+    auto at = std::find(cells.begin(), cells.end(), "tui-sweep") - cells.begin();
+    if (cells.size() < static_cast<size_t>(at) + 7) return -1;
+    int sum = 0;  // ACTIVE RUNNING COMPLETED FAILED
+    for (auto i = at + 3; i < at + 7; ++i) sum += std::stoi(cells[static_cast<size_t>(i)]);
+    return sum;
+  };
+  EXPECT_TRUE(eventually([&] {
+    pumped();
+    return counted() == 3;
+  })) << screen();
+}
+
+TEST_F(TuiBatch, AWrongKeySaysSoInThePaneNotAnEmptyTable) {
+  ::setenv("TY_TUI_WRONG_KEY", "d3Jvbmcta2V5LXdyb25nLWtleS13cm9uZy1rZXktd3Jvbmc=", 1);
+  auto a = fixture_.ctx().settings.accounts.front();
+  a.name = "wrongkey";
+  a.auth.key_env = "TY_TUI_WRONG_KEY";
+  fixture_.ctx().settings.accounts.push_back(a);
+  open_batch("pools", false, "", "wrongkey");
+  go_live();
+  EXPECT_TRUE(eventually([&] {
+    return pumped().find("cannot read wrongkey: AuthenticationFailed") != std::string::npos;
+  })) << screen();
+  EXPECT_EQ(screen().find("string to sign"), std::string::npos) << screen();
+}
+
+TEST_F(TuiBatch, ARunningTasksSparklineFillsWithoutOpeningItsLog) {
+  const std::string loop =
+      "i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo \"epoch $i loss=0.$((100-i))\"; sleep 0.2; "
+      "done";
+  auto c = open_client();
+  ASSERT_TRUE(c->add_task("seed-sweep", {{"id", "live"}, {"commandLine", loop}}).ok());
+  open_batch("tasks", false, "seed-sweep");
+  select_task("live");
+  go_live();
+  auto has_spark = [&](const std::string& line) {
+    for (const char* b : {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"})
+      if (line.find(b) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(eventually([&] {
+    pumped();
+    auto row = line_with("│live");
+    return row.find("running") != std::string::npos && has_spark(row);
+  })) << screen();
+}
+
+TEST_F(TuiBatch, TheNodesPaneOpensOnTheAccountsFirstPool) {
+  open_batch("nodes");
+  EXPECT_NE(screen().find("Nodes · seed-cpu"), std::string::npos) << screen();
 }
 
 }  // namespace

@@ -40,6 +40,11 @@ class Tui {
   /// Waits for the local actions handed to the worker, shows their outcomes and reloads
   /// (headless use; the interactive loop never waits).
   void settle();
+  /// Starts polling Batch accounts as the interactive loop does (headless use).
+  void go_live();
+  /// Takes in what workers and pollers reported and reloads what changed, as a turn of the
+  /// interactive loop does (headless use).
+  void pump();
   /// Renders the current state and presents it.
   void draw();
   /// Takes one GPU sample now (headless use, where no sampling thread runs).

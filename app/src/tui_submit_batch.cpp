@@ -1,0 +1,41 @@
+// `:submit` on a Batch account: the steps of `submit --account A` on the account's worker (the
+// UI thread never waits on the network), then the job and its tasks cached, so the Jobs pane
+// counts them at once.
+#include "cmd_submit_batch.hpp"
+#include "sync/incremental_sync.hpp"
+#include "tui_batch.hpp"
+
+namespace trainyard {
+namespace {
+
+// The job and its tasks as the service has them now.
+Result<void> cache_sent_job(azure::BatchClient& c, Store& s, const std::string& account,
+                            const std::string& job) {
+  TY_TRY(cache_job(s, c, job));
+  static const SystemClock clock;
+  SyncTarget target{s, c, account, clock};
+  SyncStats stats;
+  return refresh_tasks(target, job, TaskRefresh::Incremental, stats);
+}
+
+}  // namespace
+
+void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs) {
+  auto all = submit_bodies(specs);
+  if (!all) return set_status(st, all.error().message, StatusLevel::Error);
+  auto command = [all = std::move(*all), account = st.top().account](
+                     azure::BatchClient& c, Store& s) -> Result<std::string> {
+    std::string done;
+    for (const auto& bodies : all) {
+      auto sent = send_job(c, bodies);
+      if (!sent) return sent.error();
+      auto line = changed(
+          {}, [&] { return cache_sent_job(c, s, account, sent->job); }, sent_line(*sent));
+      done += (done.empty() ? "" : "; ") + *line;
+    }
+    return done;
+  };
+  run_batch(ctx, st, "submit", std::move(command));
+}
+
+}  // namespace trainyard
