@@ -50,7 +50,7 @@ const std::vector<Binding>& default_bindings() {
       {"l", A::Logs, "logs", C::Tasks},
       {"x", A::Remove, "remove a finished run (Batch: delete the task)", C::Tasks},
       {"w", A::Sweep, "sweep view of the job", C::Jobs},
-      {"m", A::Pin, "pin/unpin the job: follow its running tasks' logs (Batch)", C::Jobs, true},
+      {"m", A::Pin, "pin the job (again: unpin): follow its running tasks' logs (Batch)", C::Jobs, true},
       {"w", A::Sweep, "sweep view of the job", C::Tasks},
       {"o", A::SortNext, "sort by the next column", C::Sweep, true},
       {"O", A::SortFlip, "reverse the sort", C::Sweep},
