@@ -9,6 +9,7 @@
 #include "app/context.hpp"
 #include "app/wire_json.hpp"
 #include "commands.hpp"
+#include "node_kind.hpp"
 #include "output.hpp"
 #include "sync/batch_sync.hpp"
 #include "text_table.hpp"
@@ -91,13 +92,14 @@ int print_tasks(AppContext& ctx, const LsOptions& o) {
     return print_json(*tasks, task_to_wire);
   }
   auto waiting = waiting_reasons(ctx, o.account);
-  TextTable table(
-      {"JOB/TASK", "STATE", "EXIT", "RETRIES", "SLOTS", "STARTED", "RAN", "WAITING", "COMMAND"});
+  TextTable table({"JOB/TASK", "STATE", "EXIT", "RETRIES", "REQUEUES", "SLOTS", "STARTED", "RAN",
+                   "WAITING", "COMMAND"});
   for (const auto& t : *tasks) {
     auto ref = t.job_id + "/" + t.id;
     auto why = waiting.find(ref);
     table.add({ref, std::string(to_wire(t.state)), exit_of(t),
-               std::to_string(t.execution_info.retry_count), slots_text(t),
+               std::to_string(t.execution_info.retry_count),
+               std::to_string(t.execution_info.requeue_count), slots_text(t),
                opt_time(t.execution_info.start_time), duration_of(t, ctx.clock),
                why == waiting.end() ? "-" : why->second, t.command_line});
   }
@@ -133,10 +135,12 @@ int print_pools(AppContext& ctx, const LsOptions& o) {
   if (o.json) {
     return print_json(*pools, pool_to_wire);
   }
-  TextTable table({"POOL", "STATE", "ALLOCATION", "NODES", "SLOTS/NODE", "VM SIZE"});
+  // Nodes as current/target, dedicated and Spot (low-priority) apart.
+  TextTable table({"POOL", "STATE", "ALLOCATION", "DEDICATED", "SPOT", "SLOTS/NODE", "VM SIZE"});
   for (const auto& p : *pools) {
     table.add({p.id, std::string(to_wire(p.state)), std::string(to_wire(p.allocation_state)),
                fmt::format("{}/{}", p.current_dedicated_nodes, p.target_dedicated_nodes),
+               fmt::format("{}/{}", p.current_low_priority_nodes, p.target_low_priority_nodes),
                std::to_string(p.task_slots_per_node), p.vm_size});
   }
   table.print(stdout);
@@ -166,9 +170,9 @@ int print_nodes(AppContext& ctx, const LsOptions& o) {
   if (o.json) {
     return print_json(*nodes, node_to_wire);
   }
-  TextTable table({"NODE", "POOL", "STATE", "SCHEDULING", "SLOTS USED", "IP"});
+  TextTable table({"NODE", "POOL", "STATE", "KIND", "SCHEDULING", "SLOTS USED", "IP"});
   for (const auto& n : *nodes) {
-    table.add({n.id, n.pool_id, std::string(to_wire(n.state)),
+    table.add({n.id, n.pool_id, std::string(to_wire(n.state)), node_kind(n),
                std::string(to_wire(n.scheduling_state)),
                fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), n.ip_address});
   }

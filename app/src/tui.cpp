@@ -193,6 +193,7 @@ void Tui::refresh() {
     load_page(ctx_, *st_);
   update_pollers(ctx_, *st_);
   fill_sync_status(ctx_, *st_);
+  announce_preemptions(ctx_, *st_);
 }
 
 void Tui::draw() {

@@ -19,7 +19,7 @@ std::vector<std::pair<std::string, std::string>> facts(const Task& t) {
   return {{"state", std::string(to_wire(t.state))},
           {"exit code", e.exit_code ? std::to_string(*e.exit_code) : "-"},
           {"result", outcome},
-          {"retries", fmt::format("{} of {}", e.retry_count, t.constraints.max_task_retry_count)},
+          {"retries", retries_text(t)},
           {"started", time(e.start_time)},
           {"ended", time(e.end_time)},
           {"slots", std::to_string(t.required_slots)},
@@ -149,6 +149,7 @@ void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
   }
   auto rows = facts(**t);
   add_instance_facts(**t, rows);
+  add_setup_facts(**t, rows);
   add_waiting_fact(ctx, **t, rows);
   int y = r.y;
   for (const auto& [k, v] : rows) {

@@ -20,6 +20,7 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "tui_preemption.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/dialog.hpp"
 #include "widgets/form.hpp"
@@ -147,7 +148,8 @@ struct TuiState {
   /// Batch accounts' action workers by account (after `events`, which they post to).
   std::map<std::string, std::unique_ptr<CommandRunner>> runners;
   std::chrono::steady_clock::time_point last_reload{};
-  int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
+  int64_t data_version = -1;    ///< PRAGMA data_version at the last reload
+  PreemptionWatch preemptions;  ///< what the status line last said of preemptions
   bool quit = false;
 
   Frame& top() { return stack.back(); }
@@ -201,6 +203,13 @@ void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
 
 /// Detail (tui_detail.cpp).
 void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+/// A task's facts as label and value rows (tui_detail_setup.cpp).
+using Facts = std::vector<std::pair<std::string, std::string>>;
+/// `1 of 3`; a Batch task adds its requeues (`1 of 3 · requeues 2`).
+std::string retries_text(const Task& t);
+/// Adds what the task was set up with: its time limit (after the retries), environment,
+/// resource files (inputs) and output files, each only when it has one.
+void add_setup_facts(const Task& t, Facts& rows);
 
 /// Batch actions by pane (tui_batch_pools.cpp, tui_batch_work.cpp); `a` is the pane's key action.
 void pool_action(AppContext& ctx, TuiState& st, Action a);

@@ -7,6 +7,7 @@
 
 #include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
+#include "node_kind.hpp"
 #include "sync/incremental_sync.hpp"
 #include "sync/metric_parser.hpp"
 #include "tui_state.hpp"
@@ -100,6 +101,12 @@ std::string run_disk(AppContext& ctx, const Task& t) {
   return human_bytes(total);
 }
 
+// A requeue is a preemption (or a node taken away): worth the eye when there was one.
+TableCell requeue_cell(const Task& t) {
+  int n = t.execution_info.requeue_count;
+  return {std::to_string(n), n ? std::optional(Role::StatusError) : std::nullopt};
+}
+
 void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p,
                 RowCache& cache) {
   p.columns = {{"ID", 0, 8, 2},
@@ -115,6 +122,8 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
   // A Batch task has no local disk: its column says how old the row is instead.
   auto ages = load_sync_ages(ctx, f.account);
   if (ages.batch) p.columns[8] = {"SYNCED", 6, 1, 0, Align::Right};
+  // Only Batch requeues (a preempted or removed node): its tasks count them next to retries.
+  if (ages.batch) p.columns.insert(p.columns.begin() + 4, {"RQ", 2, 1, 0, Align::Right});
   TaskQuery q;
   q.account = f.account;
   q.job = f.job;
@@ -139,16 +148,18 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
     std::string last_cell = ages.batch ? ages.age(tasks_scope(t.job_id)) : disk;
     Role r = task_role(t);
     std::string name = t.display_name.empty() ? t.id : t.id + " (" + t.display_name + ")";
-    p.rows.push_back(TableRow{{{sanitize_text(name), std::nullopt},
-                               {std::string(to_wire(t.state)), r},
-                               {exit_text(t), r},
-                               {std::to_string(t.execution_info.retry_count), std::nullopt},
-                               {slots_text(t), std::nullopt},
-                               {ran_for(t), std::nullopt},
-                               {spark, Role::Sparkline},
-                               {metric, std::nullopt},
-                               {last_cell, Role::Dim},
-                               {sanitize_text(t.command_line), Role::Dim}}});
+    TableRow row{{{sanitize_text(name), std::nullopt},
+                  {std::string(to_wire(t.state)), r},
+                  {exit_text(t), r},
+                  {std::to_string(t.execution_info.retry_count), std::nullopt},
+                  {slots_text(t), std::nullopt},
+                  {ran_for(t), std::nullopt},
+                  {spark, Role::Sparkline},
+                  {metric, std::nullopt},
+                  {last_cell, Role::Dim},
+                  {sanitize_text(t.command_line), Role::Dim}}};
+    if (ages.batch) row.cells.insert(row.cells.begin() + 4, requeue_cell(t));
+    p.rows.push_back(std::move(row));
     p.keys.push_back(t.id);
   }
 }
@@ -200,10 +211,13 @@ void load_accounts(AppContext& ctx, const Frame& f, size_t first, int rows, Tabl
 }
 
 void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
+  // Nodes as current/target, dedicated and Spot apart; the widths let a Batch account's nine
+  // columns fit 80 columns.
   p.columns = {{"POOL", 0, 8, 2},
-               {"STATE", 9},
-               {"ALLOCATION", 11},
-               {"NODES", 7, 1, 0, Align::Right},
+               {"STATE", 8},
+               {"ALLOCATION", 10},
+               {"DEDICATED", 9, 1, 0, Align::Right},
+               {"SPOT", 5, 1, 0, Align::Right},
                {"SLOTS/NODE", 10, 1, 0, Align::Right},
                {"VM SIZE", 0, 6, 1}};
   auto ages = load_sync_ages(ctx, f.account);
@@ -214,13 +228,16 @@ void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
   auto pools = ctx.store->pools(f.account);
   if (!pools) return;
   fill_page(p, *pools, f.cursor.filter, first, rows, [&](const Pool& pl) {
-    TableRow row{{{pl.id, std::nullopt},
-                  {std::string(to_wire(pl.state)), Role::StateActive},
-                  {std::string(to_wire(pl.allocation_state)), std::nullopt},
-                  {fmt::format("{}/{}", pl.current_dedicated_nodes, pl.target_dedicated_nodes),
-                   std::nullopt},
-                  {std::to_string(pl.task_slots_per_node), std::nullopt},
-                  {pl.vm_size, std::nullopt}}};
+    TableRow row{
+        {{pl.id, std::nullopt},
+         {std::string(to_wire(pl.state)), Role::StateActive},
+         {std::string(to_wire(pl.allocation_state)), std::nullopt},
+         {fmt::format("{}/{}", pl.current_dedicated_nodes, pl.target_dedicated_nodes),
+          std::nullopt},
+         {fmt::format("{}/{}", pl.current_low_priority_nodes, pl.target_low_priority_nodes),
+          std::nullopt},
+         {std::to_string(pl.task_slots_per_node), std::nullopt},
+         {pl.vm_size, std::nullopt}}};
     if (ages.batch) {
       auto health = pool_health(ctx, pl);
       row.cells.push_back({sanitize_text(health),
@@ -234,6 +251,7 @@ void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
 void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
   p.columns = {{"NODE", 0, 8, 2},
                {"STATE", 12},
+               {"KIND", 9},
                {"SCHEDULING", 10},
                {"SLOTS", 7, 1, 0, Align::Right},
                {"IP", 0, 9, 1}};
@@ -251,6 +269,7 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
     bool busy = n.state == NodeState::Running;
     TableRow row{{{sanitize_text(n.id), std::nullopt},
                   {std::string(to_wire(n.state)), busy ? Role::StateRunning : Role::StateActive},
+                  {node_kind(n), std::nullopt},
                   {std::string(to_wire(n.scheduling_state)), std::nullopt},
                   {fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), std::nullopt},
                   {n.ip_address, std::nullopt}}};

@@ -33,6 +33,44 @@ json execution_info(const ExecutionInfo& e) {
   return j;
 }
 
+// `identityReference` of a resource or output file, when it names one.
+void put_identity(json& j, const std::string& identity) {
+  if (!identity.empty()) j["identityReference"] = {{"resourceId", identity}};
+}
+
+json resource_file(const ResourceFile& f) {
+  json j = json::object();
+  for (const auto& [key, value] :
+       {std::pair{"httpUrl", &f.http_url},
+        std::pair{"storageContainerUrl", &f.storage_container_url},
+        std::pair{"autoStorageContainerName", &f.auto_storage_container_name},
+        std::pair{"blobPrefix", &f.blob_prefix}, std::pair{"filePath", &f.file_path},
+        std::pair{"fileMode", &f.file_mode}}) {
+    if (!value->empty()) j[key] = *value;
+  }
+  put_identity(j, f.identity);
+  return j;
+}
+
+json output_file(const OutputFile& f) {
+  json container{{"containerUrl", f.container_url}};
+  if (!f.path.empty()) container["path"] = f.path;
+  put_identity(container, f.identity);
+  if (!f.upload_headers.empty()) container["uploadHeaders"] = name_values(f.upload_headers);
+  // taskcompletion is what the service reads an absent condition as.
+  auto condition = f.upload_condition.empty() ? std::string("taskcompletion") : f.upload_condition;
+  return {{"filePattern", f.file_pattern},
+          {"destination", {{"container", container}}},
+          {"uploadOptions", {{"uploadCondition", condition}}}};
+}
+
+template <typename T>
+json list_of(const std::vector<T>& items, json (*to_json)(const T&)) {
+  json out = json::array();
+  for (const auto& item : items) out.push_back(to_json(item));
+  return out;
+}
+
 json constraints(const TaskConstraints& c) {
   return {{"maxWallClockTime",
            c.max_wall_clock_time ? format_iso_duration(*c.max_wall_clock_time) : kUnlimited},
@@ -55,6 +93,8 @@ json task_to_wire(const Task& t) {
   put_time(j, "stateTransitionTime", t.state_transition_time);
   if (t.previous_state) j["previousState"] = to_wire(*t.previous_state);
   if (!t.depends_on.task_ids.empty()) j["dependsOn"] = {{"taskIds", t.depends_on.task_ids}};
+  if (!t.resource_files.empty()) j["resourceFiles"] = list_of(t.resource_files, resource_file);
+  if (!t.output_files.empty()) j["outputFiles"] = list_of(t.output_files, output_file);
   if (t.node_info) {
     j["nodeInfo"] = {{"poolId", t.node_info->pool_id},
                      {"nodeId", t.node_info->node_id},
@@ -106,7 +146,7 @@ json node_to_wire(const Node& n) {
          {"runningTasksCount", n.running_tasks_count},
          {"runningTaskSlotsCount", n.running_task_slots_count},
          {"totalTasksRun", n.total_tasks_run},
-         {"isDedicated", true}};
+         {"isDedicated", n.is_dedicated}};
   put_time(j, "stateTransitionTime", n.state_transition_time);
   return j;
 }

@@ -188,13 +188,17 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN last_modified; "
                            "ALTER TABLE tasks DROP COLUMN etag; "
                            "ALTER TABLE local_runs DROP COLUMN waiting_reason; "
+                           "DROP INDEX tasks_requeued; "
+                           "ALTER TABLE nodes DROP COLUMN is_dedicated; "
+                           "ALTER TABLE tasks DROP COLUMN resource_files; "
+                           "ALTER TABLE tasks DROP COLUMN output_files; "
                            "PRAGMA user_version = 1;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 7);
+  EXPECT_EQ((*s)->schema_version(), 8);
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
   EXPECT_FALSE((*t)->multi_instance);
@@ -222,6 +226,11 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   EXPECT_EQ((*s)->pools("a")->front().last_modified, pool.last_modified);
   EXPECT_EQ((*s)->pools("a")->front().etag, "0x1");
   EXPECT_TRUE((*s)->set_sync_mark("a", {"pools", Timestamp{}, std::nullopt, ""}).ok());
+  // Version 8: Spot nodes, a task's files and its requeues.
+  ASSERT_TRUE((*s)->upsert_node(Node{.account = "a", .pool_id = "p", .id = "n"}).ok());
+  EXPECT_TRUE((*s)->nodes("a", "p")->front().is_dedicated);  // what every node was before
+  EXPECT_TRUE((*s)->task("local", "j", "t").ok());
+  EXPECT_EQ(*(*s)->requeue_total("local"), 0);
   std::filesystem::remove_all(dir);
 }
 

@@ -110,6 +110,8 @@ Result<Node> parse_node(const json& j, const std::string& account, const std::st
   f.get("runningTaskSlotsCount", n.running_task_slots_count);
   f.get("totalTasksRun", n.total_tasks_run);
   f.get("stateTransitionTime", n.state_transition_time);
+  // Absent (API versions before Spot) means dedicated, as Batch's default is.
+  f.get("isDedicated", n.is_dedicated);
   n.error = node_error(f);
   // task_slots is the pool's taskSlotsPerNode, not on the node's wire; the caller fills it.
   if (err) return *err;

@@ -175,6 +175,10 @@ void JsonFields::require(std::string_view key, int& out) const {
   get(key, out);
 }
 
+void JsonFields::get(std::string_view key, bool& out) const {
+  if (const json* v = typed(key, json::value_t::boolean)) out = v->get<bool>();
+}
+
 void JsonFields::get(std::string_view key, std::optional<int>& out) const {
   const json* v = member(key);
   if (!v) return;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "azure/http.hpp"
 #include "azure/parse.hpp"
 
 namespace trainyard::azure {
@@ -91,6 +92,53 @@ void read_task_basics(const JsonFields& f, Task& t) {
   f.get("requiredSlots", t.required_slots);
 }
 
+// A storage URL as kept: without its query, where a SAS signature lives, nor user info.
+std::string unsigned_url(const JsonFields& f, std::string_view key) {
+  std::string url;
+  f.get(key, url);
+  return url.empty() ? url : redact_url(url);
+}
+
+std::string identity_of(const JsonFields& f) {
+  std::string id;
+  f.child("identityReference").get("resourceId", id);
+  return id;
+}
+
+ResourceFile read_resource_file(const JsonFields& f) {
+  ResourceFile r;
+  r.http_url = unsigned_url(f, "httpUrl");
+  r.storage_container_url = unsigned_url(f, "storageContainerUrl");
+  f.get("autoStorageContainerName", r.auto_storage_container_name);
+  f.get("blobPrefix", r.blob_prefix);
+  f.get("filePath", r.file_path);
+  f.get("fileMode", r.file_mode);
+  r.identity = identity_of(f);
+  return r;
+}
+
+OutputFile read_output_file(const JsonFields& f) {
+  OutputFile o;
+  f.get("filePattern", o.file_pattern);
+  auto container = f.child("destination").child("container");
+  o.container_url = unsigned_url(container, "containerUrl");
+  container.get("path", o.path);
+  o.identity = identity_of(container);
+  container.get("uploadHeaders", o.upload_headers);
+  f.child("uploadOptions").get("uploadCondition", o.upload_condition);
+  return o;
+}
+
+// Array member `key`, each element read by `read`; absent gives none.
+template <typename T>
+std::vector<T> read_list(const JsonFields& f, std::string_view key, T (*read)(const JsonFields&)) {
+  std::vector<T> out;
+  const json* list = f.array(key);
+  for (std::size_t i = 0; list && i < list->size() && f.ok(); ++i)
+    out.push_back(read(f.element(key, i)));
+  return out;
+}
+
 MultiInstanceSettings read_multi_instance(const JsonFields& f) {
   MultiInstanceSettings m;
   f.get("numberOfInstances", m.number_of_instances);
@@ -108,6 +156,8 @@ Result<Task> parse_task(const json& j, const std::string& account, const std::st
   t.job_id = job;
   read_task_basics(f, t);
   read_constraints(f.child("constraints"), t.constraints);
+  t.resource_files = read_list(f, "resourceFiles", read_resource_file);
+  t.output_files = read_list(f, "outputFiles", read_output_file);
   read_depends_on(f.child("dependsOn"), t.depends_on.task_ids);
   read_execution_info(f.child("executionInfo"), t.execution_info);
   if (f.has("nodeInfo")) t.node_info = read_node_info(f.child("nodeInfo"));

@@ -20,7 +20,8 @@ constexpr const char* kPoolColumns =
 
 constexpr const char* kNodeColumns =
     "account, pool_id, id, state, scheduling_state, vm_size, ip_address, running_tasks_count, "
-    "running_task_slots_count, total_tasks_run, task_slots, state_transition_time, error";
+    "running_task_slots_count, total_tasks_run, task_slots, state_transition_time, error, "
+    "is_dedicated";
 
 Pool read_pool(const detail::Stmt& s) {
   Pool p;
@@ -58,6 +59,7 @@ Node read_node(const detail::Stmt& s) {
   n.task_slots = s.i32(10);
   n.state_transition_time = s.opt_time(11);
   n.error = s.text(12);
+  n.is_dedicated = s.i32(13) != 0;
   return n;
 }
 
@@ -114,7 +116,8 @@ Result<void> Store::upsert_node(const Node& n) {
   s->bind(5, n.scheduling_state).bind(6, n.vm_size).bind(7, n.ip_address);
   s->bind(8, n.running_tasks_count).bind(9, n.running_task_slots_count);
   s->bind(10, n.total_tasks_run).bind(11, n.task_slots);
-  return s->bind(12, n.state_transition_time).bind(13, n.error).run();
+  s->bind(12, n.state_transition_time).bind(13, n.error);
+  return s->bind(14, n.is_dedicated).run();
 }
 
 Result<std::vector<Node>> Store::nodes(const std::string& account, const std::string& pool) {

@@ -160,9 +160,19 @@ constexpr const char* kSchemaV7 = R"sql(
 ALTER TABLE local_runs ADD COLUMN waiting_reason TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 8: whether a node is dedicated or Spot; a task's resource and output files (compact
+// JSON arrays, URLs without their query); and the tasks ever requeued, indexed apart so the TUI
+// notices a preemption without reading every task.
+constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE nodes ADD COLUMN is_dedicated INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE tasks ADD COLUMN resource_files TEXT;
+ALTER TABLE tasks ADD COLUMN output_files TEXT;
+CREATE INDEX tasks_requeued ON tasks(account, job_id, id, requeue_count) WHERE requeue_count > 0;
+)sql";
+
 const std::vector<const char*>& migrations() {
   static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
-                                                 kSchemaV5, kSchemaV6, kSchemaV7};
+                                                 kSchemaV5, kSchemaV6, kSchemaV7, kSchemaV8};
   return steps;
 }
 

@@ -76,6 +76,8 @@ Task read_task(const Stmt& s) {
   if (!s.is_null(25)) t.multi_instance = MultiInstanceSettings{s.i32(25), s.text(26)};
   t.last_modified = s.opt_time(27);
   t.etag = s.text(28);
+  if (!s.is_null(29)) t.resource_files = decode_resource_files(s.text(29));
+  if (!s.is_null(30)) t.output_files = decode_output_files(s.text(30));
   return t;
 }
 
@@ -99,6 +101,7 @@ void bind_task(Stmt& s, const Task& t) {
     s.bind(26, std::nullopt).bind(27, std::nullopt);
   }
   s.bind(28, t.last_modified).bind(29, t.etag);
+  s.bind(30, encode_resource_files(t.resource_files)).bind(31, encode_output_files(t.output_files));
 }
 
 }  // namespace trainyard::detail

@@ -9,9 +9,9 @@
 
 namespace trainyard::detail {
 
-/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?29); the first
+/// Task columns in the order read_task() decodes and bind_task() binds (?1 … ?31); the first
 /// three are the key.
-inline constexpr std::array<const char*, 29> kTaskColumnList = {"account",
+inline constexpr std::array<const char*, 31> kTaskColumnList = {"account",
                                                                 "job_id",
                                                                 "id",
                                                                 "display_name",
@@ -39,7 +39,9 @@ inline constexpr std::array<const char*, 29> kTaskColumnList = {"account",
                                                                 "instances",
                                                                 "coordination_command",
                                                                 "last_modified",
-                                                                "etag"};
+                                                                "etag",
+                                                                "resource_files",
+                                                                "output_files"};
 
 /// kTaskColumnList joined with ", ", for SELECT lists.
 const std::string& task_columns();
@@ -49,7 +51,17 @@ const std::string& task_upsert_sql();
 
 /// Decodes a row selected with kTaskColumns (lists left empty).
 Task read_task(const Stmt& s);
-/// Binds every kTaskColumns value of `t` as ?1 … ?29.
+/// Binds every kTaskColumns value of `t` as ?1 … ?31.
 void bind_task(Stmt& s, const Task& t);
+
+/// A task's resourceFiles as stored in their column (task_file_lists.cpp); nullopt (NULL) when
+/// there are none.
+std::optional<std::string> encode_resource_files(const std::vector<ResourceFile>& files);
+/// The resource files of a stored column; none when it is not a list the store wrote.
+std::vector<ResourceFile> decode_resource_files(const std::string& text);
+/// A task's outputFiles as stored in their column; nullopt (NULL) when there are none.
+std::optional<std::string> encode_output_files(const std::vector<OutputFile>& files);
+/// The output files of a stored column; none when it is not a list the store wrote.
+std::vector<OutputFile> decode_output_files(const std::string& text);
 
 }  // namespace trainyard::detail

@@ -23,14 +23,14 @@ constexpr const char* kPoolSelect =
     "stateTransitionTime,resizeErrors,lastModified,eTag";
 constexpr const char* kNodeSelect =
     "id,state,schedulingState,vmSize,ipAddress,runningTasksCount,runningTaskSlotsCount,"
-    "totalTasksRun,stateTransitionTime,startTaskInfo,errors";
+    "totalTasksRun,stateTransitionTime,startTaskInfo,errors,isDedicated";
 constexpr const char* kJobSelect =
     "id,displayName,poolInfo,state,priority,creationTime,stateTransitionTime,metadata,"
     "lastModified,eTag";
 constexpr const char* kTaskSelect =
     "id,displayName,commandLine,state,creationTime,stateTransitionTime,previousState,"
-    "environmentSettings,constraints,dependsOn,requiredSlots,executionInfo,nodeInfo,"
-    "multiInstanceSettings,lastModified,eTag";
+    "environmentSettings,resourceFiles,outputFiles,constraints,dependsOn,requiredSlots,"
+    "executionInfo,nodeInfo,multiInstanceSettings,lastModified,eTag";
 
 std::string odata_quote(const std::string& s) {
   std::string out;

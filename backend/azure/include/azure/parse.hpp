@@ -113,6 +113,8 @@ class JsonFields {
 
   /// Member `key` into `out`; `out` is left unchanged when absent or null.
   void get(std::string_view key, std::string& out) const;
+  /// A boolean member.
+  void get(std::string_view key, bool& out) const;
   /// An integer member; a fraction or a value outside int is a failure.
   void get(std::string_view key, int& out) const;
   /// An integer member.

@@ -68,6 +68,7 @@ struct Node {
   std::optional<Timestamp> state_transition_time;
   /// Why it is unwell: the start task's failure (with its exit code) and `errors`, `; `-joined.
   std::string error;
+  bool is_dedicated = true;  ///< isDedicated: false for a Spot (low-priority) node
 };
 
 /// CloudJob.
@@ -139,6 +140,31 @@ struct Subtask {
   ExecutionInfo execution_info;  ///< start/end time, exit code, result and failure
 };
 
+/// resourceFiles[]: what the service downloads to the node before the task runs; one of the
+/// three sources is set. URLs are kept without their query, so no SAS signature is stored.
+struct ResourceFile {
+  std::string http_url;                     ///< httpUrl
+  std::string storage_container_url;        ///< storageContainerUrl
+  std::string auto_storage_container_name;  ///< autoStorageContainerName
+  std::string blob_prefix;                  ///< blobPrefix (container sources)
+  std::string file_path;                    ///< filePath, relative to the task's directory
+  std::string file_mode;                    ///< fileMode (octal, Linux nodes)
+  std::string identity;                     ///< identityReference.resourceId
+  bool operator==(const ResourceFile&) const = default;
+};
+
+/// outputFiles[]: what the service uploads to a blob container after the task ends.
+struct OutputFile {
+  std::string file_pattern;   ///< filePattern
+  std::string container_url;  ///< destination.container.containerUrl, without its query
+  std::string path;           ///< destination.container.path (blob or virtual directory)
+  std::string identity;       ///< destination.container.identityReference.resourceId
+  std::vector<NameValue> upload_headers;  ///< destination.container.uploadHeaders
+  /// uploadOptions.uploadCondition: tasksuccess, taskfailure or taskcompletion.
+  std::string upload_condition;
+  bool operator==(const OutputFile&) const = default;
+};
+
 /// CloudTask.
 struct Task {
   std::string account;
@@ -151,6 +177,8 @@ struct Task {
   std::optional<Timestamp> state_transition_time;
   std::optional<TaskState> previous_state;
   std::vector<NameValue> environment_settings;
+  std::vector<ResourceFile> resource_files;
+  std::vector<OutputFile> output_files;
   TaskConstraints constraints;
   TaskDependencies depends_on;
   int required_slots = 1;

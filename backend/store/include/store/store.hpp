@@ -43,6 +43,13 @@ struct TaskVersion {
   std::optional<Timestamp> last_modified;
 };
 
+/// A task requeued at least once (a preemption, a node removed or rebooted), with how often.
+struct TaskRequeues {
+  std::string job;
+  std::string task;
+  int requeues = 0;
+};
+
 /// One state change of a task, as recorded in the history table.
 struct StateChange {
   TaskState from = TaskState::Active;
@@ -196,6 +203,15 @@ class Store {
   /// goes from the task's previous_state (or its state when it has none) to its state.
   Result<std::vector<StateChange>> state_history(const std::string& account, const std::string& job,
                                                  const std::string& id);
+
+  // Preemptions
+  /// The sum of an account's tasks' requeue counts (cheap: a partial index holds only the
+  /// tasks ever requeued).
+  Result<int64_t> requeue_total(const std::string& account);
+  /// An account's tasks requeued at least once, by job then id.
+  Result<std::vector<TaskRequeues>> requeued_tasks(const std::string& account);
+  /// An account's preempted nodes (account, pool_id, id and state set), by pool then id.
+  Result<std::vector<Node>> preempted_nodes(const std::string& account);
 
   // Files and log offsets
   /// Replaces the file list of a task.

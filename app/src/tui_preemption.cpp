@@ -1,0 +1,96 @@
+#include "tui_preemption.hpp"
+
+#include <fmt/format.h>
+
+#include "core/sanitizer.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+// `node p/n preempted` or `3 nodes preempted (p/a, p/b, +1 more)`: a status line has room for
+// two names.
+std::string some(const std::vector<std::string>& items, const char* singular, const char* plural,
+                 const char* verb) {
+  if (items.size() == 1) return fmt::format("{} {} {}", singular, items[0], verb);
+  std::string names = items[0] + ", " + items[1];
+  if (items.size() > 2) names += fmt::format(", +{} more", items.size() - 2);
+  return fmt::format("{} {} {} ({})", items.size(), plural, verb, names);
+}
+
+// Requeued tasks; one says how often it was requeued in all.
+std::string requeued_text(const std::vector<std::pair<std::string, int>>& tasks) {
+  std::vector<std::string> names;
+  for (const auto& t : tasks) names.push_back(t.first);
+  auto out = some(names, "task", "tasks", "requeued");
+  return tasks.size() == 1 ? fmt::format("{} ({})", out, tasks[0].second) : out;
+}
+
+// Nodes preempted now that were not at the last look (`pool/node`).
+std::vector<std::string> newly_preempted(AppContext& ctx, const std::string& account,
+                                         PreemptionsSeen& seen) {
+  std::vector<std::string> out;
+  auto nodes = ctx.store->preempted_nodes(account);
+  if (!nodes) return out;
+  std::set<std::string> now;
+  for (const auto& n : *nodes) {
+    auto key = n.pool_id + "/" + n.id;
+    if (!seen.preempted_nodes.count(key)) out.push_back(key);
+    now.insert(key);
+  }
+  seen.preempted_nodes = std::move(now);
+  return out;
+}
+
+// Tasks whose requeue count rose since the last look (`job/task`, count); the list is read
+// only when the account's total moved, which a partial index answers cheaply.
+std::vector<std::pair<std::string, int>> newly_requeued(AppContext& ctx, const std::string& account,
+                                                        PreemptionsSeen& seen) {
+  std::vector<std::pair<std::string, int>> out;
+  auto total = ctx.store->requeue_total(account);
+  if (!total || *total == seen.requeue_total) return out;
+  auto tasks = ctx.store->requeued_tasks(account);
+  if (!tasks) return out;
+  std::map<std::string, int> now;
+  for (const auto& t : *tasks) {
+    auto key = t.job + "/" + t.task;
+    auto before = seen.requeues.find(key);
+    if (before == seen.requeues.end() || before->second < t.requeues)
+      out.emplace_back(key, t.requeues);
+    now[key] = t.requeues;
+  }
+  seen.requeues = std::move(now);
+  seen.requeue_total = *total;
+  return out;
+}
+
+// The news of one account; empty when there is none (or it is the account's first look).
+std::string news_of(AppContext& ctx, const std::string& account, PreemptionWatch& watch) {
+  bool first = !watch.count(account);
+  auto& seen = watch[account];
+  auto nodes = newly_preempted(ctx, account, seen);
+  auto tasks = newly_requeued(ctx, account, seen);
+  if (first) return "";
+  std::string out;
+  if (!nodes.empty()) out = some(nodes, "node", "nodes", "preempted");
+  if (!tasks.empty()) out += (out.empty() ? "" : "; ") + requeued_text(tasks);
+  return out;
+}
+
+}  // namespace
+
+void announce_preemptions(AppContext& ctx, TuiState& st) {
+  std::set<std::string> accounts;
+  for (const auto& entry : st.pollers) accounts.insert(entry.first);
+  if (st.top().account != kLocalAccount) accounts.insert(st.top().account);
+  std::string message;
+  for (const auto& account : accounts) {
+    auto news = news_of(ctx, account, st.preemptions);
+    if (news.empty()) continue;
+    if (account != st.top().account) news = account + ": " + news;
+    message += (message.empty() ? "" : " · ") + news;
+  }
+  if (!message.empty()) set_status(st, sanitize_text(message), StatusLevel::Error);
+}
+
+}  // namespace trainyard
