@@ -152,6 +152,8 @@ TEST(BatchAi, SingleNodeToolkitsArePlainTasks) {
        "cntk configFile=c.cntk a=1"},
       {R"("cntkSettings": {"languageType": "python", "pythonScriptFilePath": "c.py"})",
        "python c.py"},
+      {R"("cntkSettings": {"pythonScriptFilePath": "c.py", "commandLineArgs": "d"})",
+       "python c.py d"},
       {R"("tensorFlowSettings": {"pythonScriptFilePath": "t.py", "masterCommandLineArgs": "--m"})",
        "python t.py --m"},
       {R"("customToolkitSettings": {"commandLine": "echo $AZ_BATCHAI_MOUNT_ROOT"})",

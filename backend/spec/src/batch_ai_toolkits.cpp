@@ -74,7 +74,11 @@ std::string caffe(AiContext& ctx, JsonFields& f) {
 }
 
 std::string cntk(AiContext& ctx, JsonFields& f) {
-  auto language = f.enumeration("languageType", {"BrainScript", "Python"}).value_or("BrainScript");
+  // Batch AI's own CNTK Python recipes give a script and no languageType: that is Python.
+  const bool script_only =
+      f.object().contains("pythonScriptFilePath") && !f.object().contains("configFilePath");
+  auto language = f.enumeration("languageType", {"BrainScript", "Python"})
+                      .value_or(script_only ? "Python" : "BrainScript");
   if (language == "Python") return maybe_mpi(ctx, f, python_command(ctx, f));
   std::string cmd = "cntk configFile=" + f.required_str("configFilePath");
   if (auto args = f.str("commandLineArgs"); args && !args->empty()) cmd += " " + *args;

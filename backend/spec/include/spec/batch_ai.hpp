@@ -15,6 +15,8 @@
 //  - Batch AI ran command lines through a shell; so do the mapped tasks (`/bin/bash -c '…'`),
 //    which create the output and temp directories first (the coordination command does it on
 //    every node of a multi-instance task).
+//  - `cntkSettings` with `pythonScriptFilePath` and no `languageType` (as Batch AI's own CNTK
+//    Python recipes wrote it) is a Python job; without a script it is BrainScript.
 //  - Multi-process toolkits start one process per rank with Open MPI (`mpirun --host
 //    $AZ_BATCH_HOST_LIST --map-by node`), rank r on node r mod nodeCount. TensorFlow ranks
 //    0..ps-1 are parameter servers and the rest workers, on port 2222 + rank;
