@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "action_util.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "cmd_submit_batch.hpp"
@@ -12,6 +13,8 @@
 #include "output.hpp"
 #include "spec/load.hpp"
 #include "spec_to_local.hpp"
+#include "submit_checks.hpp"
+#include "submit_existing.hpp"
 
 namespace trainyard {
 namespace {
@@ -19,11 +22,16 @@ namespace {
 struct SubmitOptions {
   std::string file, account, pool, job_id, mount_root;
   int pool_nodes = 0;
-  bool dry_run = false, json = false;
+  bool dry_run = false, json = false, no_container = false;
 };
 
-spec::LoadOptions load_options(const SubmitOptions& o) {
-  spec::LoadOptions l;
+bool is_local(const SubmitOptions& o) {
+  return o.account.empty() || o.account == kLocalAccount;
+}
+
+spec::LoadOptions load_options(const CliState& st, const SubmitOptions& o) {
+  spec::LoadOptions l =
+      is_local(o) ? local_load_options(resolve_data_dir(st.data_dir)) : spec::LoadOptions{};
   if (!o.job_id.empty()) l.job_id = o.job_id;
   if (!o.pool.empty()) l.pool_id = o.pool;
   if (!o.mount_root.empty()) l.mount_root = o.mount_root;
@@ -39,53 +47,88 @@ void print_summary(const spec::JobSpec& s) {
   for (const auto& u : s.unmapped) out::print("  not mapped: {}: {}", u.place, u.what);
 }
 
-int dry_run(const std::vector<spec::JobSpec>& specs, bool json) {
+// What will fail for real: checked here (local) or with one GET per job (Batch).
+Result<std::vector<std::string>> dry_run_warnings(const CliState& st, const SubmitOptions& o,
+                                                  const std::vector<spec::JobSpec>& specs) {
+  std::vector<std::string> out;
+  if (is_local(o)) {
+    auto containers = choose_containers(specs, o.no_container);
+    for (const auto& s : specs)
+      for (auto& w : local_warnings(s, containers)) out.push_back(std::move(w));
+    return out;
+  }
+  auto session = open_action(st, o.account, "submit", ActionKind::Read);
+  if (!session) return session.error();
+  for (const auto& s : specs)
+    for (auto& w : batch_warnings(*session->client, session->account.name, s))
+      out.push_back(std::move(w));
+  return out;
+}
+
+int dry_run(const CliState& st, const SubmitOptions& o, const std::vector<spec::JobSpec>& specs) {
   for (const auto& s : specs) {
-    if (json)
+    if (o.json)
       out::json_text(spec::to_wire_json(s));
     else
       print_summary(s);
   }
+  auto warnings = dry_run_warnings(st, o, specs);
+  if (!warnings) return report(warnings.error());
+  for (const auto& w : *warnings) out::eprint("trainyard: warning: {}", w);
   return kExitOk;
 }
 
 // Every job is checked before anything is recorded, so a bad task creates nothing.
 Result<std::vector<std::vector<SubmitRequest>>> all_requests(
-    const std::vector<spec::JobSpec>& specs) {
-  std::error_code ec;
-  auto cwd = std::filesystem::current_path(ec).string();
+    const std::vector<spec::JobSpec>& specs, const std::string& cwd,
+    const ContainerChoice& containers) {
   std::vector<std::vector<SubmitRequest>> out;
   for (const auto& s : specs) {
-    auto reqs = local_requests(s, cwd, current_environment());
+    auto reqs = local_requests(s, cwd, current_environment(), containers);
     if (!reqs) return reqs.error();
     out.push_back(std::move(*reqs));
   }
   return out;
 }
 
-int submit_local(const CliState& st, const std::vector<spec::JobSpec>& specs) {
-  auto reqs = all_requests(specs);
+std::string already_note(std::size_t already) {
+  return already ? fmt::format(", {} already there", already) : "";
+}
+
+int submit_local(const CliState& st, const SubmitOptions& o,
+                 const std::vector<spec::JobSpec>& specs) {
+  std::error_code ec;
+  const auto cwd = std::filesystem::current_path(ec).string();
+  const auto containers = choose_containers(specs, o.no_container);
+  auto reqs = all_requests(specs, cwd, containers);
   if (!reqs) return report(reqs.error());
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   for (size_t i = 0; i < specs.size(); ++i) {
     for (const auto& c : local_caveats(specs[i])) out::eprint("trainyard: note: {}", c);
-    auto done = engine.submit_all((*reqs)[i], local_job(specs[i]));
-    if (!done) return report(done.error());
-    out::print("{}: {} task(s) queued", specs[i].job.id, done->size());
+    auto plan = plan_local_submission(*(*ctx)->store, specs[i], std::move((*reqs)[i]), cwd,
+                                      current_environment(), containers);
+    if (!plan) return report(plan.error());
+    if (!plan->requests.empty())
+      if (auto done = engine.submit_all(plan->requests, local_job(specs[i])); !done)
+        return report(done.error());
+    out::print("{}: {} task(s) queued{}", specs[i].job.id, plan->requests.size(),
+               already_note(plan->already));
   }
   return kExitOk;
 }
 
 int submit_command(const CliState& st, const SubmitOptions& o) {
   if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
-  auto specs = spec::load_job_specs(o.file, load_options(o));
+  if (o.no_container && !is_local(o))
+    return report(make_error(ErrorKind::Usage,
+                             "--no-container is for the local account: Batch nodes run the image"));
+  auto specs = spec::load_job_specs(o.file, load_options(st, o));
   if (!specs) return report(make_error(ErrorKind::Usage, specs.error().message));
-  if (o.dry_run) return dry_run(*specs, o.json);
-  if (!o.account.empty() && o.account != kLocalAccount)
-    return submit_to_batch(st, o.account, *specs);
-  return submit_local(st, *specs);
+  if (o.dry_run) return dry_run(st, o, *specs);
+  if (!is_local(o)) return submit_to_batch(st, o.account, *specs);
+  return submit_local(st, o, *specs);
 }
 
 }  // namespace
@@ -98,11 +141,16 @@ void register_submit(CLI::App& app, CliState& st) {
   cmd->add_option("file", o->file, "The spec file")->required();
   cmd->add_option("--account", o->account, "Account: local (default), or a Batch account");
   cmd->add_option("--pool", o->pool, "Pool the job runs on (poolInfo.poolId)");
-  cmd->add_option("--job-id", o->job_id, "Job id for a task array or a Batch AI job");
-  cmd->add_option("--mount-root", o->mount_root, "Value of $AZ_BATCHAI_MOUNT_ROOT (Batch AI)");
+  cmd->add_option("--job-id", o->job_id,
+                  "Job id for a task array, a Batch AI job or a jobs.yaml of one job");
+  cmd->add_option("--mount-root", o->mount_root,
+                  "Value of $AZ_BATCHAI_MOUNT_ROOT (Batch AI); locally DATA/shared/LS_root/mounts");
   cmd->add_option("--pool-nodes", o->pool_nodes,
                   "Nodes of the pool, for Shipyard's pool_current_* counts");
-  cmd->add_flag("--dry-run", o->dry_run, "Create nothing; print what would be created");
+  cmd->add_flag("--no-container", o->no_container,
+                "Run container tasks' commands on this machine, without docker or podman");
+  cmd->add_flag("--dry-run", o->dry_run,
+                "Create nothing; print what would be created and warn of what would fail");
   cmd->add_flag("--json", o->json,
                 "With --dry-run: {\"job\", \"tasks\", \"unmapped\"} in Batch wire names");
   cmd->callback([&st, o] { st.action = [&st, o] { return submit_command(st, *o); }; });

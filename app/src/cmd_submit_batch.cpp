@@ -1,10 +1,9 @@
 // `trainyard submit FILE --account A`: each job of the spec created on a Batch account and its
-// tasks added in collections of at most 100. Task ids come from the spec, so a submission sent
-// again after a lost answer adds no task twice.
+// tasks added in collections of at most 100. A submission sent again (after a lost answer, or
+// grown) adds only the tasks the job lacks.
 #include "cmd_submit_batch.hpp"
 
 #include <cstdio>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -12,22 +11,43 @@
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
 #include "output.hpp"
+#include "submit_existing.hpp"
 
 namespace trainyard {
 namespace {
 
-// The ids a job has already (ids alone: a few bytes a task).
-Result<std::set<std::string>> existing_ids(azure::BatchClient& c, const std::string& job) {
-  std::set<std::string> ids;
-  auto ok = c.list("/jobs/" + azure::url_encode(job) + "/tasks", {{"$select", "id"}},
-                   [&](azure::ListPage& page) -> Result<void> {
-                     for (const auto& t : page.items)
-                       if (t.is_object() && t.contains("id") && t["id"].is_string())
-                         ids.insert(t["id"].get<std::string>());
-                     return {};
-                   });
-  if (!ok) return ok.error();
-  return ids;
+// The request bodies of one job: its own and its tasks'.
+Result<JobBodies> job_bodies(const spec::JobSpec& s) {
+  auto job =
+      nlohmann::json::parse(spec::job_to_wire_json(s.job, spec::Secrets::Reveal), nullptr, false);
+  if (job.is_discarded())
+    return make_error(ErrorKind::Internal, "job " + s.job.id + ": unreadable request body");
+  std::vector<nlohmann::json> tasks;
+  for (const auto& t : s.tasks) {
+    auto body =
+        nlohmann::json::parse(spec::task_to_wire_json(t, spec::Secrets::Reveal), nullptr, false);
+    if (body.is_discarded())
+      return make_error(ErrorKind::Internal, "task " + t.id + ": unreadable request body");
+    tasks.push_back(std::move(body));
+  }
+  return JobBodies{std::move(job), std::move(tasks)};
+}
+
+// The task bodies of what the job lacks (spec::missing_tasks: new seeds continue the job's
+// numbering), from one paged list of its ids and command lines.
+Result<std::vector<nlohmann::json>> missing_bodies(azure::BatchClient& client,
+                                                   const spec::JobSpec& spec, JobSent& sent) {
+  auto have = batch_existing_tasks(client, sent.job);
+  if (!have) return have.error();
+  std::vector<std::string> commands;
+  for (const auto& t : spec.tasks) commands.push_back(t.commandLine);
+  auto missing = spec::missing_tasks(spec, *have, commands);
+  if (!missing) return missing.error();
+  auto b = job_bodies(missing->spec);
+  if (!b) return b.error();
+  sent.resumed = true;
+  sent.existing = have->size();
+  return std::move(b->second);
 }
 
 }  // namespace
@@ -36,34 +56,23 @@ Result<std::set<std::string>> existing_ids(azure::BatchClient& c, const std::str
 Result<std::vector<JobBodies>> submit_bodies(const std::vector<spec::JobSpec>& specs) {
   std::vector<JobBodies> all;
   for (const auto& s : specs) {
-    auto job =
-        nlohmann::json::parse(spec::job_to_wire_json(s.job, spec::Secrets::Reveal), nullptr, false);
-    if (job.is_discarded())
-      return make_error(ErrorKind::Internal, "job " + s.job.id + ": unreadable request body");
-    std::vector<nlohmann::json> tasks;
-    for (const auto& t : s.tasks) {
-      auto body =
-          nlohmann::json::parse(spec::task_to_wire_json(t, spec::Secrets::Reveal), nullptr, false);
-      if (body.is_discarded())
-        return make_error(ErrorKind::Internal, "task " + t.id + ": unreadable request body");
-      tasks.push_back(std::move(body));
-    }
-    all.emplace_back(std::move(job), std::move(tasks));
+    auto b = job_bodies(s);
+    if (!b) return b.error();
+    all.push_back(std::move(*b));
   }
   return all;
 }
 
-Result<JobSent> send_job(azure::BatchClient& client, const JobBodies& bodies) {
+Result<JobSent> send_job(azure::BatchClient& client, const spec::JobSpec& spec,
+                         const JobBodies& bodies) {
   JobSent sent{bodies.first.value("id", "")};
   auto tasks = bodies.second;
   auto created = azure::create_job(client, bodies.first);
   if (!created && created.error().message.rfind("JobExists", 0) != 0) return created.error();
   if (!created) {
-    auto have = existing_ids(client, sent.job);
-    if (!have) return have.error();
-    std::erase_if(tasks, [&](const nlohmann::json& t) { return have->count(t.value("id", "")); });
-    sent.resumed = true;
-    sent.existing = have->size();
+    auto missing = missing_bodies(client, spec, sent);
+    if (!missing) return missing.error();
+    tasks = std::move(*missing);
   }
   sent.missing = tasks.size();
   auto added = azure::add_tasks(client, sent.job, tasks);
@@ -84,8 +93,9 @@ int submit_to_batch(const CliState& st, const std::string& account,
   if (!all) return report(all.error());
   auto session = open_action(st, account, "submit", ActionKind::Change);
   if (!session) return report(session.error());
-  for (const auto& bodies : *all) {
-    auto sent = send_job(*session->client, bodies);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const JobBodies& bodies = (*all)[i];
+    auto sent = send_job(*session->client, specs[i], bodies);
     const std::string id = bodies.first.value("id", "");
     if (!sent) return report_failure("submit job " + id, sent.error());
     if (sent->resumed)

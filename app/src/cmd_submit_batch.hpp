@@ -29,9 +29,12 @@ struct JobSent {
   int added = 0, collections = 0;
 };
 
-/// Creates the job (one that exists already is taken as this submission's own, sent before:
-/// only the tasks it lacks are added, so nothing runs twice) and adds its tasks, 100 a request.
-Result<JobSent> send_job(azure::BatchClient& client, const JobBodies& bodies);
+/// Creates the job of `spec` (one that exists already is taken as this submission's own, sent
+/// before or grown since: only the tasks it lacks are added, so nothing runs twice, and new
+/// seeds continue the job's numbering, see spec::missing_tasks) and adds its tasks, 100 a
+/// request. `bodies` are the spec's, from submit_bodies.
+Result<JobSent> send_job(azure::BatchClient& client, const spec::JobSpec& spec,
+                         const JobBodies& bodies);
 
 /// `<job>: N task(s) added in M request(s)`.
 std::string sent_line(const JobSent& sent);

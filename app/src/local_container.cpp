@@ -9,15 +9,16 @@ namespace {
 
 // What the local engine sets for every task (local/task_environment.cpp).
 constexpr const char* kEngineVariables[] = {
-    "PYTHONUNBUFFERED",         "AZ_BATCH_ACCOUNT_NAME",
-    "AZ_BATCH_POOL_ID",         "AZ_BATCH_NODE_ID",
-    "AZ_BATCH_JOB_ID",          "AZ_BATCH_TASK_ID",
-    "AZ_BATCH_TASK_DIR",        "AZ_BATCH_TASK_WORKING_DIR",
-    "AZ_BATCH_NODE_ROOT_DIR",   "AZ_BATCH_TASK_RETRY_COUNT",
-    "AZ_BATCH_HOST_LIST",       "AZ_BATCH_NODE_IS_DEDICATED",
-    "AZ_BATCH_MASTER_NODE",     "AZ_BATCH_IS_CURRENT_NODE_MASTER",
-    "AZ_BATCH_TASK_SHARED_DIR", "TRAINYARD_INSTANCE_INDEX",
-    "TRAINYARD_INSTANCE_COUNT", "CUDA_VISIBLE_DEVICES",
+    "PYTHONUNBUFFERED",          "AZ_BATCH_ACCOUNT_NAME",
+    "AZ_BATCH_POOL_ID",          "AZ_BATCH_NODE_ID",
+    "AZ_BATCH_JOB_ID",           "AZ_BATCH_TASK_ID",
+    "AZ_BATCH_TASK_DIR",         "AZ_BATCH_TASK_WORKING_DIR",
+    "AZ_BATCH_NODE_ROOT_DIR",    "AZ_BATCH_NODE_SHARED_DIR",
+    "AZ_BATCH_NODE_STARTUP_DIR", "AZ_BATCH_TASK_RETRY_COUNT",
+    "AZ_BATCH_HOST_LIST",        "AZ_BATCH_NODE_IS_DEDICATED",
+    "AZ_BATCH_MASTER_NODE",      "AZ_BATCH_IS_CURRENT_NODE_MASTER",
+    "AZ_BATCH_TASK_SHARED_DIR",  "TRAINYARD_INSTANCE_INDEX",
+    "TRAINYARD_INSTANCE_COUNT",  "CUDA_VISIBLE_DEVICES",
 };
 
 }  // namespace
@@ -37,7 +38,8 @@ std::string container_command_line(const std::string& runtime, const spec::Conta
   std::string out = runtime +
                     " run --rm --init --network host"
                     " -v \"$AZ_BATCH_TASK_DIR:$AZ_BATCH_TASK_DIR\""
-                    " -v \"$AZ_BATCH_TASK_WORKING_DIR:$AZ_BATCH_TASK_WORKING_DIR\"";
+                    " -v \"$AZ_BATCH_TASK_WORKING_DIR:$AZ_BATCH_TASK_WORKING_DIR\""
+                    " -v \"$AZ_BATCH_NODE_SHARED_DIR:$AZ_BATCH_NODE_SHARED_DIR\"";
   if (c.workingDirectory.value_or("taskWorkingDirectory") != "containerImageDefault")
     out += " -w \"$AZ_BATCH_TASK_WORKING_DIR\"";
   // `-e NAME` without a value passes the variable from the task's environment, and leaves

@@ -1,7 +1,9 @@
 #include "spec_to_local.hpp"
 
+#include "local/task_environment.hpp"
 #include "local_container.hpp"
 
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -32,30 +34,31 @@ std::vector<std::string> dependency_ids(const spec::SpecTask& t) {
 }
 
 Result<void> check_runnable(const spec::SpecTask& t, const std::string& job,
-                            const std::string& runtime) {
-  if (t.containerSettings && runtime.empty())
+                            const ContainerChoice& c) {
+  if (t.containerSettings && !c.on_host && c.runtime.empty())
     return make_error(
         ErrorKind::Usage,
         fmt::format("{}: task {}/{} needs container image {}, but neither `docker info` "
-                    "nor `podman info` works here",
+                    "nor `podman info` works here (--no-container runs it on this machine)",
                     t.origin, job, t.id, t.containerSettings->imageName));
   return ok_result();
 }
 
 // Runs the task's command inside its image when it names one. The container gets the variables
 // the spec sets (secrets included), not the whole environment of whoever submitted it.
-void wrap_in_container(const spec::JobSpec& spec, const spec::SpecTask& t,
-                       const std::string& runtime, SubmitRequest& req) {
-  if (!t.containerSettings) return;
+void wrap_in_container(const spec::JobSpec& spec, const spec::SpecTask& t, const ContainerChoice& c,
+                       SubmitRequest& req) {
+  if (!t.containerSettings || c.on_host) return;
   std::vector<std::string> names;
   for (const auto& e : spec.job.commonEnvironmentSettings) names.push_back(e.name);
   for (const auto& e : t.environmentSettings) names.push_back(e.name);
-  req.command_line = container_command_line(runtime, *t.containerSettings, req.command_line, names);
+  req.command_line =
+      container_command_line(c.runtime, *t.containerSettings, req.command_line, names);
 }
 
 SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
                           const std::string& workdir, const std::vector<std::string>& environment,
-                          const std::string& runtime) {
+                          const ContainerChoice& containers) {
   SubmitRequest req;
   req.job = spec.job.id;
   req.id = t.id;
@@ -76,11 +79,18 @@ SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
     req.coordination_command = t.multiInstanceSettings->coordinationCommandLine.value_or("");
   }
   split_environment(spec, t, req);
-  wrap_in_container(spec, t, runtime, req);
+  wrap_in_container(spec, t, containers, req);
   return req;
 }
 
 }  // namespace
+
+spec::LoadOptions local_load_options(const std::string& data_dir) {
+  spec::LoadOptions o;
+  std::error_code ec;
+  o.mount_root = node_dirs(std::filesystem::absolute(data_dir, ec).string()).mount_root;
+  return o;
+}
 
 Job local_job(const spec::JobSpec& spec) {
   Job j;
@@ -92,18 +102,32 @@ Job local_job(const spec::JobSpec& spec) {
   return j;
 }
 
+ContainerChoice choose_containers(const std::vector<spec::JobSpec>& specs, bool on_host) {
+  ContainerChoice c;
+  c.on_host = on_host;
+  bool images = false;
+  for (const auto& s : specs)
+    for (const auto& t : s.tasks) images = images || t.containerSettings.has_value();
+  if (images && !on_host) c.runtime = local_container_runtime();
+  return c;
+}
+
+Result<std::vector<SubmitRequest>> local_requests(const spec::JobSpec& spec,
+                                                  const std::string& workdir,
+                                                  const std::vector<std::string>& environment,
+                                                  const ContainerChoice& containers) {
+  std::vector<SubmitRequest> out;
+  for (const auto& t : spec.tasks) {
+    if (auto r = check_runnable(t, spec.job.id, containers); !r) return r.error();
+    out.push_back(request_for(spec, t, workdir, environment, containers));
+  }
+  return out;
+}
+
 Result<std::vector<SubmitRequest>> local_requests(const spec::JobSpec& spec,
                                                   const std::string& workdir,
                                                   const std::vector<std::string>& environment) {
-  std::vector<SubmitRequest> out;
-  bool containers = false;
-  for (const auto& t : spec.tasks) containers = containers || t.containerSettings.has_value();
-  const std::string runtime = containers ? local_container_runtime() : "";
-  for (const auto& t : spec.tasks) {
-    if (auto r = check_runnable(t, spec.job.id, runtime); !r) return r.error();
-    out.push_back(request_for(spec, t, workdir, environment, runtime));
-  }
-  return out;
+  return local_requests(spec, workdir, environment, choose_containers({spec}, false));
 }
 
 std::vector<std::string> local_caveats(const spec::JobSpec& spec) {

@@ -62,7 +62,9 @@ void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec
 
 void load_and_preview(AppContext& ctx, TuiState& st, const std::string& path) {
   st.mode = Mode::Normal;
-  auto specs = spec::load_job_specs(path, {});
+  auto specs = spec::load_job_specs(path, st.top().account == kLocalAccount
+                                              ? local_load_options(ctx.data_dir)
+                                              : spec::LoadOptions{});
   if (!specs) return set_status(st, specs.error().message, StatusLevel::Error);
   st.confirm = DialogVm{"Submit " + fs::path(path).filename().string(),
                         preview_text(*specs, st.top().account)};

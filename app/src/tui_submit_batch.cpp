@@ -23,11 +23,11 @@ Result<void> cache_sent_job(azure::BatchClient& c, Store& s, const std::string& 
 void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs) {
   auto all = submit_bodies(specs);
   if (!all) return set_status(st, all.error().message, StatusLevel::Error);
-  auto command = [all = std::move(*all), account = st.top().account](
+  auto command = [all = std::move(*all), specs, account = st.top().account](
                      azure::BatchClient& c, Store& s) -> Result<std::string> {
     std::string done;
-    for (const auto& bodies : all) {
-      auto sent = send_job(c, bodies);
+    for (size_t i = 0; i < all.size(); ++i) {
+      auto sent = send_job(c, specs[i], all[i]);
       if (!sent) return sent.error();
       auto line = changed(
           {}, [&] { return cache_sent_job(c, s, account, sent->job); }, sent_line(*sent));

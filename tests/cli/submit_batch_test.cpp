@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 
 #include "batch_cli_fixture.hpp"
 
@@ -40,6 +41,50 @@ TEST_F(SubmitBatch, AddsTasksInCollectionsAndResumesWithoutDuplicates) {
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.out.find("sweep: 1 task(s) added"), std::string::npos) << again.out;
   EXPECT_EQ(task_count(*client_, "sweep"), 250);
+}
+
+// A sweep sent again adds only the seeds the job lacks; the new ones continue the job's
+// numbering (the grown spec numbers 44 task-00000, which the job has for seed 11).
+TEST_F(SubmitBatch, AGrownSweepAddsOnlyTheNewSeedsWithTheNextIds) {
+  auto spec = [&](const std::string& seeds) {
+    std::string path = root() + "/sweep.yaml";
+    std::ofstream(path) << "job_specifications:\n- id: sweep\n  tasks:\n"
+                           "  - command: echo seed={}\n    task_factory:\n"
+                           "      parametric_sweep:\n        product_iterables:\n        - "
+                        << seeds << "\n";
+    return path;
+  };
+  auto first = tyb({"submit", spec("[11, 22, 33]"), "--account", emu_.account(), "--pool", "p"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  auto same = tyb({"submit", spec("[11, 22, 33]"), "--account", emu_.account(), "--pool", "p"});
+  ASSERT_EQ(same.code, 0) << same.err;
+  EXPECT_NE(same.out.find("sweep: 0 task(s) added"), std::string::npos) << same.out;
+  auto grown =
+      tyb({"submit", spec("[44, 11, 22, 33, 55]"), "--account", emu_.account(), "--pool", "p"});
+  ASSERT_EQ(grown.code, 0) << grown.err;
+  EXPECT_NE(grown.out.find("sweep: 2 task(s) added"), std::string::npos) << grown.out;
+  auto tasks = client_->tasks("sweep", "", "id,commandLine");
+  ASSERT_TRUE(tasks.ok());
+  std::map<std::string, std::string> got;
+  for (const auto& t : *tasks) got[t.id] = t.command_line;
+  std::map<std::string, std::string> want{{"task-00000", "echo seed=11"},
+                                          {"task-00001", "echo seed=22"},
+                                          {"task-00002", "echo seed=33"},
+                                          {"task-00003", "echo seed=44"},
+                                          {"task-00004", "echo seed=55"}};
+  EXPECT_EQ(got, want);
+}
+
+// One GET: a pool the account lacks is a warning before anything is sent.
+TEST_F(SubmitBatch, DryRunWarnsOfAPoolTheAccountLacks) {
+  auto file = spec_file(root(), 1);
+  auto missing = tyb({"submit", file, "--account", emu_.account(), "--pool", "nope", "--dry-run"});
+  ASSERT_EQ(missing.code, 0) << missing.err;
+  EXPECT_EQ(missing.err, "trainyard: warning: sweep: pool nope does not exist on account " +
+                             emu_.account() + "\n");
+  auto there = tyb({"submit", file, "--account", emu_.account(), "--pool", "p", "--dry-run"});
+  EXPECT_EQ(there.err, "");
+  EXPECT_FALSE(client_->call("GET", "/jobs/sweep").ok()) << "a dry run sends nothing";
 }
 
 // Where `want` has a value, `got` has the same one (the service adds its defaults around it).

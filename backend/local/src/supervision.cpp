@@ -105,6 +105,7 @@ int Supervision::run() {
 
 Result<AttemptOutcome> Supervision::run_attempt() {
   if (auto stopped = await_gpus()) return *stopped;
+  if (auto made = make_node_dirs(node_dirs(config_.data_dir)); !made) return made.error();
   if (task_.multi_instance) {
     auto coordinated = run_coordination();
     if (!coordinated || coordinated->has_value()) {

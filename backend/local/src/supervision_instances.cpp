@@ -43,6 +43,7 @@ TaskEnvironmentInput Supervision::instance_environment(int instance, const std::
   in.submitter_env = scrub_environment(split_nul(env_blob), config_.secret_variables);
   in.task = &task_;
   in.node_id = local_node_id();
+  in.data_dir = config_.data_dir;
   in.task_dir = instance == 0 ? paths_.dir : instance_dir(paths_, instance);
   in.shared_dir = paths_.dir;
   in.working_dir = run_.workdir.empty() ? in.task_dir : run_.workdir;

@@ -50,7 +50,26 @@ void set_instance_vars(std::map<std::string, std::string>& env, const TaskEnviro
   set_var(env, "TRAINYARD_INSTANCE_COUNT", std::to_string(count));
 }
 
+// Under the data directory, so that nothing a task writes to its node's folders lands outside.
+void set_node_vars(std::map<std::string, std::string>& env, const TaskEnvironmentInput& in) {
+  if (in.data_dir.empty()) return;
+  auto dirs = node_dirs(in.data_dir);
+  set_var(env, "AZ_BATCH_NODE_ROOT_DIR", dirs.root);
+  set_var(env, "AZ_BATCH_NODE_SHARED_DIR", dirs.shared);
+  set_var(env, "AZ_BATCH_NODE_STARTUP_DIR", dirs.startup);
+}
+
 }  // namespace
+
+NodeDirs node_dirs(const std::string& data_dir) {
+  return {data_dir, data_dir + "/shared", data_dir + "/startup",
+          data_dir + "/shared/LS_root/mounts"};
+}
+
+Result<void> make_node_dirs(const NodeDirs& dirs) {
+  if (auto r = make_directories(dirs.shared); !r) return r;
+  return make_directories(dirs.startup);
+}
 
 bool is_secret_variable(const std::string& name, const std::vector<std::string>& configured) {
   return std::any_of(std::begin(kSecretNames), std::end(kSecretNames),
@@ -88,8 +107,7 @@ std::vector<std::string> build_task_environment(const TaskEnvironmentInput& in) 
   set_var(env, "AZ_BATCH_TASK_ID", in.task->id);
   set_var(env, "AZ_BATCH_TASK_DIR", in.task_dir);
   set_var(env, "AZ_BATCH_TASK_WORKING_DIR", in.working_dir);
-  set_var(env, "AZ_BATCH_NODE_ROOT_DIR",
-          std::filesystem::path(in.task_dir).parent_path().parent_path().string());
+  set_node_vars(env, in);
   set_var(env, "AZ_BATCH_TASK_RETRY_COUNT", std::to_string(in.attempt));
   set_var(env, "AZ_BATCH_HOST_LIST", "127.0.0.1");
   set_var(env, "AZ_BATCH_NODE_IS_DEDICATED", "true");

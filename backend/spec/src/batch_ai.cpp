@@ -52,6 +52,7 @@ void read_inputs(AiContext& ctx, JsonFields& p) {
     std::string id = f.required_str("id");
     check_dir_id(f, id);
     ctx.vars.emplace_back("AZ_BATCHAI_INPUT_" + id, substitute(ctx, f.required_str("path")));
+    ctx.spec.inputs.push_back({id, ctx.vars.back().second, ctx.map.place(f.at("path"))});
     for (const auto& k : f.unread()) unmapped(ctx, f, k, "unknown field of an input directory");
   }
 }

@@ -31,13 +31,24 @@ Result<std::vector<JobSpec>> on_pool(Result<std::vector<JobSpec>> r,
   return r;
 }
 
+// `--job-id` names the one job of a jobs.yaml, as it names a Batch JSON task array's job.
+Result<std::vector<JobSpec>> with_job_id(Result<std::vector<JobSpec>> r, const std::string& path,
+                                         const std::optional<std::string>& job_id) {
+  if (!r || !job_id) return r;
+  if (r->size() != 1)
+    return make_error(ErrorKind::Usage,
+                      fmt::format("--job-id names one job, but {} has {}", path, r->size()));
+  r->front().job.id = *job_id;
+  return r;
+}
+
 Result<std::vector<JobSpec>> parse_any(const std::string& path, const std::string& text,
                                        const LoadOptions& options) {
   switch (detect_format(path, text)) {
     case SpecFormat::Shipyard: {
       ShipyardOptions o;
       o.pool_node_count = options.pool_node_count;
-      return parse_shipyard_jobs(text, path, o);
+      return with_job_id(parse_shipyard_jobs(text, path, o), path, options.job_id);
     }
     case SpecFormat::BatchAi: {
       BatchAiOptions o;

@@ -86,6 +86,7 @@ Result<void> add_tasks(Context& ctx, const TaskDraft& d, IdAllocator& ids, JobSp
     if (!t) return t.error();
     if (t->id.empty()) {
       t->id = ids.next(d.id_prefix, d.id_width);
+      t->generated_id = GeneratedId{d.id_prefix, d.id_width};
     } else if (!ids.claim(t->id)) {
       return ctx.doc.error(ctx.doc.child(d.at, "id"), "duplicate task id '" + t->id + "'");
     }

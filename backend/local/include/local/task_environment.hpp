@@ -26,11 +26,28 @@ std::vector<std::string> current_environment();
 /// cannot be overridden): what proves a process group whose leader has exited is still the run's.
 inline constexpr const char* kRunDirVariable = "TRAINYARD_RUN_DIR";
 
+/// The local node's folders, laid out under the data directory as Batch lays out a node's
+/// (`/mnt/batch/tasks`): AZ_BATCH_NODE_ROOT_DIR, AZ_BATCH_NODE_SHARED_DIR and
+/// AZ_BATCH_NODE_STARTUP_DIR, and the Batch AI mount root a local run defaults to.
+struct NodeDirs {
+  std::string root;        ///< the data directory
+  std::string shared;      ///< <data>/shared
+  std::string startup;     ///< <data>/startup
+  std::string mount_root;  ///< <data>/shared/LS_root/mounts, Batch AI's place for mounts
+};
+
+/// The node folders of a data directory.
+NodeDirs node_dirs(const std::string& data_dir);
+
+/// Creates the shared and startup folders, which Batch guarantees a task.
+Result<void> make_node_dirs(const NodeDirs& dirs);
+
 /// What the task environment is built from.
 struct TaskEnvironmentInput {
   std::vector<std::string> submitter_env;  ///< already scrubbed
   const Task* task = nullptr;
   std::string node_id;
+  std::string data_dir;                ///< the node's root (node_dirs); empty: no AZ_BATCH_NODE_*
   std::string task_dir;                ///< runs/<job>/<task>
   std::string working_dir;             ///< where the command runs
   std::vector<std::string> gpu_uuids;  ///< empty: CUDA_VISIBLE_DEVICES left as submitted
@@ -40,7 +57,8 @@ struct TaskEnvironmentInput {
   std::string run_dir;     ///< kRunDirVariable's value; empty: not set
 };
 
-/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* + CUDA_VISIBLE_DEVICES +
+/// submitter env + PYTHONUNBUFFERED + environmentSettings + AZ_BATCH_* (the node folders of
+/// node_dirs) + CUDA_VISIBLE_DEVICES +
 /// TRAINYARD_RUN_DIR;
 /// for a multi-instance task also AZ_BATCH_MASTER_NODE, AZ_BATCH_IS_CURRENT_NODE_MASTER,
 /// AZ_BATCH_TASK_SHARED_DIR and TRAINYARD_INSTANCE_{INDEX,COUNT}.

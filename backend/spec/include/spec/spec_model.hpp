@@ -64,6 +64,12 @@ struct ContainerSettings {
   std::vector<RawField> extra;  ///< registry, containerHostBatchBindMounts, … verbatim
 };
 
+/// How Shipyard generated a task id: prefix and zero-fill width (`task-`, 5 → `task-00000`).
+struct GeneratedId {
+  std::string prefix;
+  int width = 0;
+};
+
 /// A Batch task (`TaskAddParameter` / `BatchTaskCreateOptions`).
 struct SpecTask {
   std::string id;                               ///< ≤64 of letters, digits, `-`, `_`
@@ -85,6 +91,9 @@ struct SpecTask {
   std::vector<std::pair<std::string, std::string>> parameters;
   /// Where the task was defined (`file:line:col`); trainyard-only, not on the wire.
   std::string origin;
+  /// Set when Shipyard generated the id; trainyard-only: a resubmission numbers such a task
+  /// on past the job's tasks.
+  std::optional<GeneratedId> generated_id;
 };
 
 /// `jobPreparationTask` / `jobReleaseTask`.
@@ -126,12 +135,20 @@ struct Unmapped {
   std::string what;   ///< what it is and why it was not mapped
 };
 
+/// A directory a job reads (Batch AI `inputDirectories`), as its tasks will see it.
+struct InputDirectory {
+  std::string id;     ///< names `$AZ_BATCHAI_INPUT_<ID>`
+  std::string path;   ///< with the AZ_BATCHAI variables substituted
+  std::string place;  ///< `file:line:col /json/pointer`
+};
+
 /// A parsed job spec: one job, its tasks, and what could not be mapped.
 struct JobSpec {
   SpecJob job;                            ///< the job
   std::vector<SpecTask> tasks;            ///< in submission order
   std::vector<Unmapped> unmapped;         ///< in file order
   std::vector<std::string> secret_names;  ///< names of env entries marked secret
+  std::vector<InputDirectory> inputs;     ///< trainyard-only: checked by `submit --dry-run`
 };
 
 /// How secrets are written by the wire serialisers.
