@@ -135,7 +135,7 @@ TEST(ShipyardTest, SweepExpansionCountsAndCommands) {
   EXPECT_EQ(t[1].commandLine, "train --a 0 --b 5");
   EXPECT_EQ(t[5].commandLine, "train --a 2 --b 5");
   EXPECT_EQ(t[7].commandLine, "train --opt sgd --lr 1e-05");
-  EXPECT_EQ(t[7].parameters.at(1), (std::pair<std::string, std::string>{"1", "1e-05"}));
+  EXPECT_EQ(t[7].parameters.at(1), (std::pair<std::string, std::string>{"lr", "1e-05"}));
   EXPECT_EQ(t[12].commandLine, "pair a-b");
   EXPECT_EQ(t[18].commandLine, "pair a-a");
   EXPECT_EQ(t[24].commandLine, "perm abc");

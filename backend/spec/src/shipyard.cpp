@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/utf8.hpp"
+#include "spec/run_params.hpp"
 
 #include "shipyard_internal.hpp"
 
@@ -69,9 +70,9 @@ Result<SpecTask> instantiate(Context& ctx, const TaskDraft& d, const PyArgs& arg
     t.commandLine = std::move(*cmd);
   }
   if (d.from_factory && d.format_command) {
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      t.parameters.emplace_back(std::to_string(i), py_str(args[i]));
-    }
+    auto params = placeholder_parameters(d.task.commandLine, args);
+    if (!params) return ctx.doc.error(ctx.doc.child(d.at, "command"), params.error().message);
+    for (auto& p : *params) t.parameters.emplace_back(std::move(p.name), std::move(p.value));
   }
   return t;
 }
