@@ -38,5 +38,6 @@ void register_pool(CLI::App& app, CliState& st);
 void register_node(CLI::App& app, CliState& st);
 void register_job(CLI::App& app, CliState& st);
 void register_task(CLI::App& app, CliState& st);
+void register_sweep(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

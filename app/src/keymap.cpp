@@ -54,6 +54,8 @@ const std::vector<Binding>& default_bindings() {
       {"w", A::Sweep, "sweep view of the job", C::Tasks},
       {"o", A::SortNext, "sort by the next column", C::Sweep, true},
       {"O", A::SortFlip, "reverse the sort", C::Sweep},
+      {"m", A::NextMetric, "metric to rank by: the job's next one", C::Sweep, true},
+      {"M", A::FlipDirection, "min/max is best (flips the direction)", C::Sweep, true},
       {"Space", A::Mark, "mark/unmark the run", C::Sweep, true},
       {"c", A::Chart, "chart of the marked runs (else the top 5)", C::Sweep, true},
       {"Enter", A::Detail, "details of the run", C::Sweep},

@@ -17,6 +17,7 @@
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "local_worker.hpp"
+#include "sweep_table.hpp"
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
@@ -76,21 +77,13 @@ using RowCache = std::unordered_map<std::string, RowExtras>;
 /// Pinned jobs by account.
 using PinnedJobs = std::map<std::string, std::set<std::string>>;
 
-/// One run of a sweep: its parameters and the main metric's summary.
-struct SweepRow {
-  Task task;
-  std::vector<std::string> params;  ///< one value per SweepState::param_names ("" when absent)
-  std::optional<double> final_value, best_value;
-  std::vector<double> tail;  ///< the newest points of the main metric (sparkline)
-};
-
 /// The sweep pane: every run of a job, loaded once per store change, sorted in memory.
 struct SweepState {
-  std::string job;    ///< account/job the rows belong to
-  bool stale = true;  ///< the store changed since the rows were loaded
+  std::string job;      ///< account/job the rows belong to
+  bool stale = true;    ///< the store changed since the rows were loaded
+  bool rerank = false;  ///< the metric or direction changed: every run is summarized again
   std::vector<std::string> param_names;
-  std::string metric;  ///< the main metric
-  bool lower_is_better = true;
+  SweepMetric metric;  ///< what ranks the runs (the main metric until `m` or `M` changes it)
   std::vector<SweepRow> rows;       ///< sorted
   std::vector<size_t> shown;        ///< indices into rows that match the filter
   std::optional<std::string> best;  ///< id of the best run

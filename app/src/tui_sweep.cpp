@@ -15,25 +15,9 @@
 namespace trainyard {
 namespace {
 
-constexpr size_t kTail = 8;  // sparkline points
-
 std::string lower(std::string s) {
   for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   return s;
-}
-
-// Losses and error rates go down; everything else (accuracy, reward) goes up.
-bool loss_like(const std::string& name) {
-  auto n = lower(name);
-  return n.find("loss") != std::string::npos || n.find("err") != std::string::npos;
-}
-
-// Shipyard names sweep parameters `0`, `1`, …: shown as `p0`, `p1`.
-std::string param_title(const std::string& name) {
-  bool numeric = !name.empty() && std::all_of(name.begin(), name.end(), [](char ch) {
-    return std::isdigit(static_cast<unsigned char>(ch));
-  });
-  return numeric ? "p" + name : name;
 }
 
 std::optional<double> number(const std::string& s) {
@@ -44,55 +28,16 @@ std::optional<double> number(const std::string& s) {
   return v;
 }
 
-std::string main_metric_of(AppContext& ctx, const std::string& account, const std::string& job,
+std::vector<Task> row_tasks(const SweepState& sw) {
+  std::vector<Task> out;
+  for (const auto& r : sw.rows) out.push_back(r.task);
+  return out;
+}
+
+SweepMetric main_metric_of(AppContext& ctx, const std::string& job,
                            const std::vector<Task>& tasks) {
-  auto configured = ctx.settings.main_metric.find(job);
-  if (configured != ctx.settings.main_metric.end()) return configured->second;
-  for (const auto& t : tasks) {
-    auto names = ctx.store->metric_names(account, job, t.id);
-    if (names && !names->empty()) return main_metric(*names);
-  }
-  return "";
-}
-
-void add_params(SweepState& sw, SweepRow& row, const std::vector<NameValue>& params) {
-  for (const auto& p : params) {
-    auto it = std::find(sw.param_names.begin(), sw.param_names.end(), p.name);
-    auto i = static_cast<size_t>(it - sw.param_names.begin());
-    if (it == sw.param_names.end()) sw.param_names.push_back(p.name);
-    if (row.params.size() <= i) row.params.resize(i + 1);
-    row.params[i] = sanitize_text(p.value);
-  }
-}
-
-// One pass over the main metric's points: the last value, the best value and the tail.
-void summarize(AppContext& ctx, const SweepState& sw, SweepRow& row, const Task& t) {
-  row.final_value = row.best_value = std::nullopt;
-  row.tail.clear();
-  if (sw.metric.empty()) return;
-  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, sw.metric);
-  if (!pts || pts->empty()) return;
-  std::optional<double> best;
-  for (const auto& p : *pts) {
-    if (std::isnan(p.value)) continue;
-    if (!best || (sw.lower_is_better ? p.value < *best : p.value > *best)) best = p.value;
-  }
-  row.final_value = pts->back().value;
-  row.best_value = best;
-  for (size_t i = pts->size() > kTail ? pts->size() - kTail : 0; i < pts->size(); ++i)
-    row.tail.push_back((*pts)[i].value);
-}
-
-bool better(const SweepState& sw, double a, double b) {
-  return sw.lower_is_better ? a < b : a > b;
-}
-
-void find_best(SweepState& sw) {
-  sw.best.reset();
-  const SweepRow* best = nullptr;
-  for (const auto& r : sw.rows)
-    if (r.best_value && (!best || better(sw, *r.best_value, *best->best_value))) best = &r;
-  if (best) sw.best = best->task.id;
+  auto names = job_metric_names(*ctx.store, tasks);
+  return initial_sweep_metric(ctx.settings, job, names.value_or(std::vector<std::string>{}));
 }
 
 // A finished run's parameters and metrics no longer change: its summary is kept across reloads,
@@ -107,15 +52,15 @@ SweepRow make_row(AppContext& ctx, SweepState& sw, Task t,
   SweepRow row;
   if (old != previous.end() && reusable(old->second, t, same_metric)) {
     row = std::move(old->second);
-  } else if (old != previous.end()) {
-    row.params = std::move(old->second.params);  // parameters are fixed when a task is made
-    summarize(ctx, sw, row, t);
-  } else {
-    if (auto params = ctx.store->task_parameters(t.account, t.job_id, t.id))
-      add_params(sw, row, *params);
-    summarize(ctx, sw, row, t);
+    row.task = std::move(t);
+    return row;
   }
   row.task = std::move(t);
+  if (old != previous.end())
+    row.params = std::move(old->second.params);  // parameters are fixed when a task is made
+  else
+    place_parameters(sw.param_names, row, run_parameters(*ctx.store, row.task));
+  summarize_run(*ctx.store, sw.metric, row);
   return row;
 }
 
@@ -136,15 +81,14 @@ void load_rows(AppContext& ctx, TuiState& st) {
   std::unordered_map<std::string, SweepRow> previous;
   for (auto& r : sw.rows) previous.emplace(r.task.id, std::move(r));
   sw.rows.clear();
-  // Once known, the main metric stays: finding it may ask every queued run for its metrics.
-  auto metric = sw.metric.empty() ? main_metric_of(ctx, f.account, f.job, *tasks) : sw.metric;
-  bool same_metric = metric == sw.metric;
-  sw.metric = metric;
-  sw.lower_is_better = loss_like(sw.metric);
+  // Once known, the metric stays: finding it may ask every queued run for its metrics.
+  bool same_metric = !sw.metric.name.empty() && !sw.rerank;
+  if (sw.metric.name.empty()) sw.metric = main_metric_of(ctx, f.job, *tasks);
+  sw.rerank = false;
   sw.rows.reserve(tasks->size());
   for (auto& t : *tasks) sw.rows.push_back(make_row(ctx, sw, std::move(t), previous, same_metric));
   for (auto& r : sw.rows) r.params.resize(sw.param_names.size());
-  find_best(sw);
+  sw.best = best_run(sw.metric, sw.rows);
 }
 
 // Sortable columns: ID, STATE, each parameter, FINAL, BEST.
@@ -177,7 +121,8 @@ void sort_rows(SweepState& sw) {
       auto va = col == p + 2 ? a.final_value : a.best_value;
       auto vb = col == p + 2 ? b.final_value : b.best_value;
       if (va.has_value() != vb.has_value()) return va.has_value();
-      if (va) c = better(sw, *va, *vb) ? -1 : (better(sw, *vb, *va) ? 1 : 0);
+      if (va)
+        c = better_value(sw.metric, *va, *vb) ? -1 : (better_value(sw.metric, *vb, *va) ? 1 : 0);
     } else {
       c = compare_text(sort_text(a, col), sort_text(b, col));
     }
@@ -203,13 +148,13 @@ std::optional<size_t> mark_index(const SweepState& sw, const std::string& id) {
 std::string sort_title(const SweepState& sw, size_t col, std::string title) {
   if (col != sort_index(sw)) return title;
   bool ascending = !sw.reversed;
-  if (col >= sw.param_names.size() + 2 && !sw.lower_is_better) ascending = !ascending;
+  if (col >= sw.param_names.size() + 2 && !sw.metric.lower_is_better) ascending = !ascending;
   return title + (ascending ? "▲" : "▼");
 }
 
 int param_width(const SweepState& sw, size_t i) {
-  size_t w = param_title(sw.param_names[i]).size() + 1;
-  for (const auto& r : sw.rows) w = std::max(w, r.params[i].size());
+  size_t w = sanitize_text(sw.param_names[i]).size() + 1;
+  for (const auto& r : sw.rows) w = std::max(w, sanitize_text(r.params[i]).size());
   return static_cast<int>(std::clamp<size_t>(w, 3, 14));
 }
 
@@ -217,26 +162,13 @@ std::vector<Column> sweep_columns(const SweepState& sw) {
   std::vector<Column> cols{
       {"", 1}, {sort_title(sw, 0, "ID"), 0, 8, 2}, {sort_title(sw, 1, "STATE"), 10}};
   for (size_t i = 0; i < sw.param_names.size(); ++i)
-    cols.push_back({sort_title(sw, i + 2, param_title(sw.param_names[i])), param_width(sw, i), 1, 0,
-                    Align::Right});
+    cols.push_back({sort_title(sw, i + 2, sanitize_text(sw.param_names[i])), param_width(sw, i), 1,
+                    0, Align::Right});
   size_t p = sw.param_names.size();
   cols.push_back({sort_title(sw, p + 2, "FINAL"), 9, 1, 0, Align::Right});
   cols.push_back({sort_title(sw, p + 3, "BEST"), 9, 1, 0, Align::Right});
   cols.push_back({"TREND", 8});
   return cols;
-}
-
-std::string value_text(const std::optional<double>& v) {
-  return v ? fmt::format("{:.4g}", *v) : "-";
-}
-
-std::string sparkline_text(const std::vector<double>& values) {
-  if (values.empty()) return "";
-  Canvas c(static_cast<int>(kTail), 1);
-  SparklineVm vm;
-  vm.values = values;
-  render_sparkline(vm, c, c.bounds());
-  return c.to_text();
 }
 
 TableRow sweep_row(const SweepState& sw, const SweepRow& r) {
@@ -246,13 +178,14 @@ TableRow sweep_row(const SweepState& sw, const SweepRow& r) {
   TableRow row;
   row.cells.push_back(
       {mark ? "●" : "", mark ? std::optional(sweep_series_role(*mark)) : std::nullopt});
-  row.cells.push_back({(best ? "★ " : "  ") + sanitize_text(r.task.id), std::nullopt});
-  row.cells.push_back({std::string(to_wire(r.task.state)), state});
-  for (const auto& v : r.params) row.cells.push_back({v, std::nullopt});
-  row.cells.push_back({value_text(r.final_value), std::nullopt});
   row.cells.push_back(
-      {value_text(r.best_value), best ? std::optional(Role::StateSuccess) : std::nullopt});
-  row.cells.push_back({sparkline_text(r.tail), Role::Sparkline});
+      {(best ? "★ " : "  ") + sanitize_text(sweep_run_label(r.task)), std::nullopt});
+  row.cells.push_back({std::string(to_wire(r.task.state)), state});
+  for (const auto& v : r.params) row.cells.push_back({sanitize_text(v), std::nullopt});
+  row.cells.push_back({sweep_value_text(r.final_value), std::nullopt});
+  row.cells.push_back(
+      {sweep_value_text(r.best_value), best ? std::optional(Role::StateSuccess) : std::nullopt});
+  row.cells.push_back({sweep_trend_text(r.tail), Role::Sparkline});
   return row;
 }
 
@@ -300,6 +233,27 @@ void toggle_mark(TuiState& st) {
   set_status(st, fmt::format("{} marked run(s) · c charts them", m.size()));
 }
 
+// Every run is summarized again under the new metric or direction on the next refresh; the
+// header says what ranks them now.
+void rank_by(TuiState& st, SweepMetric m) {
+  auto& sw = st.sweep;
+  if (m.name.empty()) return set_status(st, "no metric yet to rank the runs by");
+  sw.metric = std::move(m);
+  sw.rerank = true;
+  sw.stale = true;
+  sw.curves.clear();
+}
+
+// The job's metric after the current one, in order of first appearance, with its usual direction.
+void next_metric(AppContext& ctx, TuiState& st) {
+  auto names = job_metric_names(*ctx.store, row_tasks(st.sweep));
+  if (!names) return set_status(st, names.error().message, StatusLevel::Error);
+  if (names->empty()) return set_status(st, "no metric yet to rank the runs by");
+  auto it = std::find(names->begin(), names->end(), st.sweep.metric.name);
+  auto next = it == names->end() || it + 1 == names->end() ? names->front() : *(it + 1);
+  rank_by(st, {next, lower_is_better_by_name(next)});
+}
+
 }  // namespace
 
 void refresh_sweep(AppContext& ctx, TuiState& st) {
@@ -309,11 +263,16 @@ void refresh_sweep(AppContext& ctx, TuiState& st) {
 }
 
 Rect sweep_table_rect(const TuiState& st, Rect body) {
-  return body.drop_bottom(chart_height(st, body));
+  return body.drop_top(1).drop_bottom(chart_height(st, body.drop_top(1)));
 }
 
 void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body) {
-  Rect table = sweep_table_rect(st, body);
+  const auto& sw = st.sweep;
+  // Indented to line up with the run ids below it.
+  c.draw_text(body.x + 1, body.y, sanitize_text(sweep_header(sw.metric, sw.rows, sw.best)),
+              Role::Title, body.w - 1);
+  body = body.drop_top(1);
+  Rect table = body.drop_bottom(chart_height(st, body));
   if (!table.empty()) {
     render_table(page_table_vm(st, "no runs in this job"), c, table);
   }
@@ -345,7 +304,6 @@ void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
 }
 
 bool sweep_action(AppContext& ctx, TuiState& st, Action a) {
-  (void)ctx;
   auto& sw = st.sweep;
   switch (a) {
     case Action::SortNext:
@@ -357,6 +315,12 @@ bool sweep_action(AppContext& ctx, TuiState& st, Action a) {
       return true;
     case Action::Mark:
       toggle_mark(st);
+      return true;
+    case Action::NextMetric:
+      next_metric(ctx, st);
+      return true;
+    case Action::FlipDirection:
+      rank_by(st, {sw.metric.name, !sw.metric.lower_is_better});
       return true;
     case Action::Chart:
       sw.chart = !sw.chart;

@@ -13,10 +13,6 @@ namespace {
 constexpr size_t kMaxCurves = 6;  // one per chart series role
 constexpr size_t kTopRuns = 5;    // runs charted when none is marked
 
-bool better(const SweepState& sw, double a, double b) {
-  return sw.lower_is_better ? a < b : a > b;
-}
-
 // The runs the chart shows: the marked ones, else the best few.
 std::vector<std::string> chart_runs(const SweepState& sw) {
   if (!sw.marked.empty())
@@ -25,7 +21,7 @@ std::vector<std::string> chart_runs(const SweepState& sw) {
   for (const auto& r : sw.rows)
     if (r.best_value) ranked.push_back(&r);
   std::stable_sort(ranked.begin(), ranked.end(), [&](const SweepRow* a, const SweepRow* b) {
-    return better(sw, *a->best_value, *b->best_value);
+    return better_value(sw.metric, *a->best_value, *b->best_value);
   });
   std::vector<std::string> out;
   for (size_t i = 0; i < ranked.size() && i < kTopRuns; ++i) out.push_back(ranked[i]->task.id);
@@ -36,18 +32,16 @@ const std::vector<double>& curve(AppContext& ctx, TuiState& st, const std::strin
   auto& sw = st.sweep;
   auto hit = sw.curves.find(id);
   if (hit != sw.curves.end()) return hit->second;
-  std::vector<double> values;
-  if (auto pts = ctx.store->metric_points(st.top().account, st.top().job, id, sw.metric))
-    for (const auto& p : *pts) values.push_back(p.value);
+  auto values = sweep_curve(*ctx.store, st.top().account, st.top().job, id, sw.metric);
   return sw.curves.emplace(id, std::move(values)).first->second;
 }
 
 std::string chart_title(const SweepState& sw, size_t shown) {
   if (sw.marked.empty())
-    return fmt::format("{} · top {} by best (Space marks runs)", sw.metric, shown);
+    return fmt::format("{} · top {} by best (Space marks runs)", sw.metric.name, shown);
   if (sw.marked.size() > shown)
-    return fmt::format("{} · {} of {} marked runs", sw.metric, shown, sw.marked.size());
-  return fmt::format("{} · {} marked run(s)", sw.metric, shown);
+    return fmt::format("{} · {} of {} marked runs", sw.metric.name, shown, sw.marked.size());
+  return fmt::format("{} · {} marked run(s)", sw.metric.name, shown);
 }
 
 }  // namespace
@@ -61,7 +55,7 @@ Role sweep_series_role(size_t i) {
 void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
   auto& sw = st.sweep;
   auto runs = chart_runs(sw);
-  if (sw.metric.empty() || runs.empty()) {
+  if (sw.metric.name.empty() || runs.empty()) {
     c.draw_text(r.x, r.y, "no metric points yet to chart", Role::Dim, r.w);
     return;
   }

@@ -134,8 +134,8 @@ void seed_metrics(Store& s) {
   check(s.add_metric_points(kLocalAccount, "resnet-sweep", "lr-0001", pts));
 }
 
-// A sweep of four runs over two parameters (named `0` and `1`, as Shipyard names them), created
-// before every other job so it lists last.
+// A sweep of four runs over two parameters (named after their flags, as a Shipyard factory's
+// placeholders name them) with two metrics, created before every other job so it lists last.
 void seed_sweep(Store& s, Timestamp now) {
   check(s.upsert_job(make_job("lr-grid", now - 60 * 24h - 1h)));
   struct Run {
@@ -151,15 +151,20 @@ void seed_sweep(Store& s, Timestamp now) {
                       {"g3", "1.0", "64", 0.40, 0.90, 5, 1}};
   Timestamp t0 = at("2024-01-01T09:00:00Z");
   for (const auto& r : runs) {
-    Task t =
-        make_task("lr-grid", r.id, std::string("python3 train.py --lr ") + r.lr, now - 60 * 24h);
+    Task t = make_task("lr-grid", r.id,
+                       std::string("python3 train.py --lr ") + r.lr + " --batch " + r.batch,
+                       now - 60 * 24h);
     check(s.upsert_task(completed(t, t0, 30min, r.exit_code)));
-    check(s.set_task_parameters(kLocalAccount, "lr-grid", r.id, {{"0", r.lr}, {"1", r.batch}}));
+    check(
+        s.set_task_parameters(kLocalAccount, "lr-grid", r.id, {{"lr", r.lr}, {"batch", r.batch}}));
     std::vector<MetricPoint> pts;
     for (int i = 0; i < r.points; ++i) {
       // g2 ends worse than its best, so its best differs from its final.
       double bump = (r.id == std::string("g2") && i == r.points - 1) ? 0.12 : 0.0;
       pts.push_back({"loss", (i + 1) * 10.0, std::exp(-r.decay * i) + r.floor + bump,
+                     t0 + std::chrono::minutes(i)});
+      // Accuracy rises: g1 ends highest (0.898), g3 starts lowest (0.36).
+      pts.push_back({"acc", (i + 1) * 10.0, 0.95 - 0.5 * std::exp(-r.decay * i) - 0.1 * r.floor,
                      t0 + std::chrono::minutes(i)});
     }
     check(s.add_metric_points(kLocalAccount, "lr-grid", r.id, pts));

@@ -281,7 +281,7 @@ TEST_F(TuiScreen, SweepFromTasksAndCommand) {
 
 TEST_F(TuiScreen, SweepSortedByParameterWithMarks) {
   open(kNormal, "tasks", "lr-grid");
-  keys("w o o o O Space j Space");  // ID, STATE, p0; reversed; mark the first two rows
+  keys("w o o o O Space j Space");  // ID, STATE, lr; reversed; mark the first two rows
   expect("sweep_sorted_marked_80x24");
 }
 
@@ -297,6 +297,31 @@ TEST_F(TuiScreen, SweepWide) {
   open({120, 30}, "tasks", "lr-grid");
   keys("w");
   expect("sweep_120x30");
+}
+
+// Parameters under their names, the header naming the metric and direction, at 160 columns.
+TEST_F(TuiScreen, SweepLarge) {
+  open({160, 45}, "tasks", "lr-grid");
+  keys("w");
+  expect("sweep_160x45");
+}
+
+// `m` picks the next metric (its own direction: accuracy goes up), `M` flips min/max; the best
+// run follows at once: g1 by loss and by highest accuracy, g3 by lowest accuracy (0.36).
+TEST_F(TuiScreen, SweepKeysSwitchMetricAndDirection) {
+  open(kNormal, "tasks", "lr-grid");
+  keys("w m");
+  expect("sweep_acc_max_80x24");
+  keys("M");
+  expect("sweep_acc_min_80x24");
+  keys("m");  // back to loss, which starts minimized again
+  expect("sweep_80x24");
+}
+
+TEST_F(TuiScreen, SweepMetricKeysAreInTheHelp) {
+  open({160, 45}, "tasks", "lr-grid");
+  keys("w ?");
+  expect("sweep_help_160x45");
 }
 
 TEST_F(TuiScreen, SweepChartOfTopRunsWide) {

@@ -45,6 +45,8 @@ enum class Action {
   SortFlip,
   Mark,
   Chart,
+  NextMetric,     ///< the sweep table: rank by the job's next metric
+  FlipDirection,  ///< the sweep table: best is the least or the greatest value
   Pin,
   Create,            ///< a pool or a job (Batch)
   Resize,            ///< a pool

@@ -1,0 +1,125 @@
+// The sweep table: parameters by name, the metric's summary per run and the best run.
+#include "sweep_table.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "spec/run_params.hpp"
+#include "sync/metric_parser.hpp"
+#include "widgets/charts.hpp"
+
+namespace trainyard {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+bool lower_is_better_by_name(const std::string& metric) {
+  auto n = lower(metric);
+  return n.find("loss") != std::string::npos || n.find("err") != std::string::npos;
+}
+
+std::string sweep_metric_title(const SweepMetric& m) {
+  if (m.name.empty()) return "no metric yet";
+  return "best by " + m.name + (m.lower_is_better ? " ↓ min" : " ↑ max");
+}
+
+std::string sweep_value_text(const std::optional<double>& v) {
+  return v ? fmt::format("{:.4g}", *v) : "-";
+}
+
+std::string sweep_trend_text(const std::vector<double>& tail) {
+  if (tail.empty()) return "";
+  Canvas c(static_cast<int>(kSweepTrendPoints), 1);
+  SparklineVm vm;
+  vm.values = tail;
+  render_sparkline(vm, c, c.bounds());
+  return c.to_text();
+}
+
+std::string sweep_run_label(const Task& t) {
+  return t.display_name.empty() ? t.id : t.id + " (" + t.display_name + ")";
+}
+
+std::string sweep_header(const SweepMetric& m, const std::vector<SweepRow>& rows,
+                         const std::optional<std::string>& best) {
+  std::string text = sweep_metric_title(m);
+  auto it = std::find_if(rows.begin(), rows.end(),
+                         [&](const SweepRow& r) { return best && r.task.id == *best; });
+  if (it == rows.end()) return text;
+  return text + " · " + sweep_run_label(it->task) + " " + sweep_value_text(it->best_value);
+}
+
+std::vector<NameValue> run_parameters(Store& store, const Task& t) {
+  auto stored = store.task_parameters(t.account, t.job_id, t.id);
+  if (stored && !stored->empty())
+    return spec::name_positional_parameters(std::move(*stored), t.command_line);
+  return spec::command_line_parameters(t.command_line);
+}
+
+void place_parameters(std::vector<std::string>& names, SweepRow& row,
+                      const std::vector<NameValue>& params) {
+  for (const auto& p : params) {
+    auto it = std::find(names.begin(), names.end(), p.name);
+    auto i = static_cast<size_t>(it - names.begin());
+    if (it == names.end()) names.push_back(p.name);
+    if (row.params.size() <= i) row.params.resize(i + 1);
+    row.params[i] = p.value;
+  }
+}
+
+bool better_value(const SweepMetric& m, double a, double b) {
+  return m.lower_is_better ? a < b : a > b;
+}
+
+std::optional<std::string> best_run(const SweepMetric& m, const std::vector<SweepRow>& rows) {
+  const SweepRow* best = nullptr;
+  for (const auto& r : rows)
+    if (r.best_value && (!best || better_value(m, *r.best_value, *best->best_value))) best = &r;
+  if (!best) return std::nullopt;
+  return best->task.id;
+}
+
+SweepMetric initial_sweep_metric(const Settings& settings, const std::string& job,
+                                 const std::vector<std::string>& names) {
+  auto configured = settings.main_metric.find(job);
+  std::string name =
+      configured != settings.main_metric.end() ? configured->second : main_metric(names);
+  return {name, lower_is_better_by_name(name)};
+}
+
+Result<SweepTable> load_sweep_table(Store& store, const Settings& settings,
+                                    const std::string& account, const std::string& job,
+                                    const std::optional<SweepMetric>& metric) {
+  TaskQuery q;
+  q.account = account;
+  q.job = job;
+  auto tasks = store.tasks(q);
+  if (!tasks) return tasks.error();
+  SweepTable table;
+  if (metric) {
+    table.metric = *metric;
+  } else {
+    auto names = job_metric_names(store, *tasks);
+    if (!names) return names.error();
+    table.metric = initial_sweep_metric(settings, job, *names);
+  }
+  for (auto& t : *tasks) {
+    SweepRow row;
+    row.task = std::move(t);
+    place_parameters(table.param_names, row, run_parameters(store, row.task));
+    summarize_run(store, table.metric, row);
+    table.rows.push_back(std::move(row));
+  }
+  for (auto& r : table.rows) r.params.resize(table.param_names.size());
+  table.best = best_run(table.metric, table.rows);
+  return table;
+}
+
+}  // namespace trainyard

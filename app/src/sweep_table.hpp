@@ -1,0 +1,92 @@
+// Internal: the sweep table that the TUI's sweep pane and `trainyard sweep` both show: one row per
+// run of a job, its parameters by name, and the chosen metric's final and best values and trend.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/settings.hpp"
+#include "core/entities.hpp"
+#include "store/store.hpp"
+
+namespace trainyard {
+
+/// Points kept for a row's trend (the sparkline).
+inline constexpr size_t kSweepTrendPoints = 8;
+
+/// One run of a sweep: its parameters and the metric's summary.
+struct SweepRow {
+  Task task;
+  std::vector<std::string> params;  ///< one value per parameter name ("" when absent)
+  std::optional<double> final_value, best_value;
+  std::vector<double> tail;  ///< the newest points of the metric (trend)
+};
+
+/// Which metric ranks the runs, and which way.
+struct SweepMetric {
+  std::string name;  ///< empty: the job has no metric yet
+  bool lower_is_better = true;
+};
+
+/// The whole table of one job, rows in the store's order.
+struct SweepTable {
+  std::vector<std::string> param_names;
+  SweepMetric metric;
+  std::vector<SweepRow> rows;
+  std::optional<std::string> best;  ///< id of the best run
+};
+
+/// Losses and error rates go down; everything else (accuracy, reward, BLEU) goes up.
+bool lower_is_better_by_name(const std::string& metric);
+
+/// `best by loss ↓ min`.
+std::string sweep_metric_title(const SweepMetric& m);
+
+/// A value as the table shows it: 4 significant digits, `-` for none.
+std::string sweep_value_text(const std::optional<double>& v);
+
+/// The trend as a sparkline of kSweepTrendPoints cells.
+std::string sweep_trend_text(const std::vector<double>& tail);
+
+/// `id`, or `id (display name)`; not sanitized.
+std::string sweep_run_label(const Task& t);
+
+/// `best by loss ↓ min · g1 (baseline) 0.2639`: the metric, its direction and the best run.
+std::string sweep_header(const SweepMetric& m, const std::vector<SweepRow>& rows,
+                         const std::optional<std::string>& best);
+
+/// A run's parameters by name: those stored when it was made (positional ones named after the
+/// command line's flags), else those of its command line (`trainyard run`, Batch tasks).
+std::vector<NameValue> run_parameters(Store& store, const Task& t);
+
+/// Puts `params` into `row`, in the columns of `names` (adding names it lacks).
+void place_parameters(std::vector<std::string>& names, SweepRow& row,
+                      const std::vector<NameValue>& params);
+
+/// Fills the row's final and best values and trend from the metric's series.
+void summarize_run(Store& store, const SweepMetric& m, SweepRow& row);
+
+/// Whether `a` beats `b` under `m`.
+bool better_value(const SweepMetric& m, double a, double b);
+
+/// The run with the best best-value, if any has one.
+std::optional<std::string> best_run(const SweepMetric& m, const std::vector<SweepRow>& rows);
+
+/// The values of the metric's series of one run, in order (the chart's curve).
+std::vector<double> sweep_curve(Store& store, const std::string& account, const std::string& job,
+                                const std::string& task, const SweepMetric& m);
+
+/// The metric names of a job's runs, in order of first appearance.
+Result<std::vector<std::string>> job_metric_names(Store& store, const std::vector<Task>& tasks);
+
+/// The metric a job's table starts with: the configured one, else the usual main metric.
+SweepMetric initial_sweep_metric(const Settings& settings, const std::string& job,
+                                 const std::vector<std::string>& names);
+
+/// Reads every run of a job and summarizes `metric` (nullopt: initial_sweep_metric).
+Result<SweepTable> load_sweep_table(Store& store, const Settings& settings,
+                                    const std::string& account, const std::string& job,
+                                    const std::optional<SweepMetric>& metric);
+
+}  // namespace trainyard

@@ -1,0 +1,129 @@
+// `trainyard sweep JOB`: a small real sweep (a Shipyard parametric sweep and a `run --name`
+// in the same job) whose runs print known losses and accuracies; the best is worked out by hand.
+#include "cli_fixture.hpp"
+
+namespace trainyard::clitest {
+namespace {
+
+// Each point of `--curve` is LOSS/ACC: one `loss=… acc=…` line per point.
+const char* kTrainScript =
+    R"(for p in $(echo "$4" | tr , ' '); do echo "loss=${p%/*} acc=${p#*/}"; done
+)";
+
+const char* kCurve0 = "0.9/0.50,0.5/0.70,0.7/0.65";
+const char* kCurve1 = "0.8/0.60,0.3/0.80,0.4/0.75";
+const char* kCurve2 = "1.0/0.40,0.95/0.45,0.9/0.55";
+const char* kCurveExtra = "0.6/0.3,0.2/0.35,0.25/0.32";
+
+class Sweep : public Cli {
+ protected:
+  // Submits the three-run sweep and the named run into job `grid`; waits for all four.
+  void run_sweep() {
+    auto script = root() + "/train.sh";
+    std::ofstream(script) << kTrainScript;
+    auto spec = root() + "/jobs.yaml";
+    std::ofstream(spec) << "job_specifications:\n- id: grid\n  tasks:\n  - command: sh " << script
+                        << " --lr {} --curve {}\n    task_factory:\n      parametric_sweep:\n"
+                        << "        zip:\n        - [0.1, 0.01, 0.001]\n        - ['" << kCurve0
+                        << "', '" << kCurve1 << "', '" << kCurve2 << "']\n";
+    auto r = ty({"submit", spec});
+    ASSERT_EQ(r.code, 0) << r.err;
+    extra_ = submit({"--job", "grid", "--name", "extra"},
+                    {"sh", script, "--lr", "0.5", "--curve", kCurveExtra});
+    ASSERT_EQ(extra_.rfind("grid/", 0), 0u) << extra_;
+    extra_ = extra_.substr(5);
+    for (auto t : {"task-00000", "task-00001", "task-00002", extra_.c_str()})
+      ASSERT_EQ(ty({"wait", std::string("grid/") + t}).code, 0) << t;
+  }
+
+  json sweep_json(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{"sweep", "grid", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = ty(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out, nullptr, false);
+  }
+
+  std::string extra_;  // the named run's task id
+};
+
+std::vector<std::string> run_ids(const json& j) {
+  std::vector<std::string> out;
+  for (const auto& r : j["runs"]) out.push_back(r["task"]);
+  return out;
+}
+
+TEST_F(Sweep, JsonRanksRunsByTheMainMetricWithNamedParameters) {
+  run_sweep();
+  auto j = sweep_json();
+  ASSERT_TRUE(j.is_object()) << j;
+  EXPECT_EQ(j["job"], "grid");
+  EXPECT_EQ(j["metric"], "loss");
+  EXPECT_EQ(j["direction"], "min");
+  EXPECT_EQ(j["parameters"], json({"lr", "curve"}));
+  // Best losses: extra 0.2, task-00001 0.3, task-00000 0.5, task-00002 0.9.
+  EXPECT_EQ(j["best"], extra_);
+  EXPECT_EQ(run_ids(j),
+            (std::vector<std::string>{extra_, "task-00001", "task-00000", "task-00002"}));
+  const auto& e = j["runs"][0];
+  EXPECT_EQ(e["name"], "extra");
+  EXPECT_EQ(e["state"], "completed");
+  EXPECT_EQ(e["parameters"], json({{"lr", "0.5"}, {"curve", kCurveExtra}}));
+  EXPECT_EQ(e["final"], 0.25);
+  EXPECT_EQ(e["best"], 0.2);
+  EXPECT_EQ(e["trend"], json({0.6, 0.2, 0.25}));
+  const auto& t1 = j["runs"][1];
+  EXPECT_EQ(t1["parameters"], json({{"lr", "0.01"}, {"curve", kCurve1}}));
+  EXPECT_EQ(t1["final"], 0.4);
+  EXPECT_EQ(t1["best"], 0.3);
+}
+
+TEST_F(Sweep, AnotherMetricAndDirection) {
+  run_sweep();
+  // Accuracy goes up: best by max is task-00001 (0.8), then 0.7, 0.55, extra 0.35.
+  auto acc = sweep_json({"--metric", "acc"});
+  EXPECT_EQ(acc["direction"], "max");
+  EXPECT_EQ(acc["best"], "task-00001");
+  EXPECT_EQ(run_ids(acc),
+            (std::vector<std::string>{"task-00001", "task-00000", "task-00002", extra_}));
+  // By min: extra 0.3, task-00002 0.4, task-00000 0.5, task-00001 0.6.
+  auto low = sweep_json({"--metric", "acc", "--direction", "min"});
+  EXPECT_EQ(low["direction"], "min");
+  EXPECT_EQ(low["best"], extra_);
+  EXPECT_EQ(low["runs"][1]["best"], 0.4);
+  EXPECT_EQ(run_ids(low),
+            (std::vector<std::string>{extra_, "task-00002", "task-00000", "task-00001"}));
+  auto bad = ty({"sweep", "grid", "--metric", "bleu"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "trainyard: sweep grid: no metric 'bleu' (the job has loss, acc)\n");
+}
+
+TEST_F(Sweep, CsvAndTable) {
+  run_sweep();
+  auto csv = ty({"sweep", "grid", "--csv"});
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(
+      lines_of(csv.out),
+      (std::vector<std::string>{
+          "task,name,state,lr,curve,final,best,trend",
+          extra_ + ",extra,completed,0.5,\"" + kCurveExtra + "\",0.25,0.2,0.6 0.2 0.25",
+          std::string("task-00001,,completed,0.01,\"") + kCurve1 + "\",0.4,0.3,0.8 0.3 0.4",
+          std::string("task-00000,,completed,0.1,\"") + kCurve0 + "\",0.7,0.5,0.9 0.5 0.7",
+          std::string("task-00002,,completed,0.001,\"") + kCurve2 + "\",0.9,0.9,1 0.95 0.9"}));
+  auto text = ty({"sweep", "grid"});
+  ASSERT_EQ(text.code, 0) << text.err;
+  auto lines = lines_of(text.out);
+  ASSERT_EQ(lines.size(), 6u) << text.out;
+  EXPECT_EQ(lines[0], "best by loss ↓ min · " + extra_ + " (extra) 0.2");
+  EXPECT_TRUE(
+      std::regex_search(lines[1], std::regex("^TASK +STATE +lr +curve +FINAL +BEST +TREND$")))
+      << lines[1];
+  EXPECT_TRUE(std::regex_search(lines[3], std::regex("^task-00001 +completed +0.01 "))) << lines[3];
+  EXPECT_EQ(ty({"sweep", "grid", "--json", "--csv"}).code, 2);
+  auto none = ty({"sweep", "nosuchjob"});
+  EXPECT_EQ(none.code, 1);
+  EXPECT_EQ(none.err, "trainyard: sweep: no job 'nosuchjob' on account local\n");
+}
+
+}  // namespace
+}  // namespace trainyard::clitest
