@@ -93,7 +93,7 @@ def cpu_ticks(pid):
     return int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15)
 
 
-def quit_child(pid, master, keys=b"q"):
+def quit_child(pid, master, keys=b"\x03"):
     """Sends the quit keys, waits up to 5 s, then SIGKILLs the child we started."""
     try:
         os.write(master, keys)
@@ -151,7 +151,7 @@ def idle(args):
     c0, w0 = cpu_ticks(pid), time.perf_counter()
     out = drain(master, args.seconds)
     c1, w1 = cpu_ticks(pid), time.perf_counter()
-    quit_child(pid, master, b"qq")
+    quit_child(pid, master)
     pct = 100.0 * (c1 - c0) / CLK_TCK / (w1 - w0)
     result(f"{args.name}_cpu_pct", pct, "%core")
     result(f"{args.name}_terminal_bytes_per_s", out / (w1 - w0), "B/s")

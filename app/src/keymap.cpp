@@ -7,7 +7,7 @@ const std::vector<Binding>& default_bindings() {
   using C = Context;
   static const std::vector<Binding> bindings{
       {"q", A::Quit, "quit (in a sub-pane: back)", C::Global, true},
-      {"C-c", A::Quit, "quit", C::Global},
+      {"C-c", A::QuitNow, "quit from any pane", C::Global},
       {"?", A::Help, "help", C::Global, true},
       {"Escape", A::Back, "back", C::Global},
       {":", A::Command, "command (:jobs :tasks :pools :gpus :run :submit :sweep :q)", C::Global,

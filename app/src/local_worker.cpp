@@ -140,7 +140,7 @@ void LocalWorker::schedule_pass() {
     return started;
   });
   std::string error = r ? "" : "local runs: " + r.error().message;
-  if (!error.empty() && error != last_error_) post_(StatusMessage{error, true});
+  if (!error.empty() && error != last_error_) post_(StatusMessage{error, true, "local engine"});
   last_error_ = error;
   if (r && *r > 0) post_(Wake{});
 }

@@ -48,8 +48,10 @@ HintBarVm hints_for(View v) {
   HintBarVm vm;
   for (Context c : contexts_for(v))
     for (const auto& b : default_bindings())
-      if (b.context == c && b.hint)
-        vm.hints.push_back({b.chord, b.description.substr(0, b.description.find(' '))});
+      if (b.context == c && b.hint) {
+        bool back = b.action == Action::Quit && quits_back(v);
+        vm.hints.push_back({b.chord, back ? "back" : action_name(v, b.action)});
+      }
   return vm;
 }
 
@@ -140,10 +142,12 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
                                            GpuMonitorOptions{},
                                            [st = st_.get()] { st->events.post(Wake{}); });
   register_known_accounts(ctx);
+  st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, view_from_name(st_->options.view));
-  if (st_->status.message.empty()) set_status(*st_, "? help · : commands");
+  if (st_->status.message.empty())
+    set_status_from(*st_, "", "? help · : commands", StatusLevel::Info);
   refresh();
 }
 
@@ -164,6 +168,7 @@ void Tui::handle_key(const KeyEvent& key) {
   } else if (auto a = lookup_action(default_bindings(), contexts_for(st_->top().view), key)) {
     apply_action(ctx_, *st_, *a);
   } else {
+    st_->action_label.clear();
     set_status(*st_, fmt::format("{} does nothing here (? for help)", key_name(key)));
   }
   refresh();
@@ -192,6 +197,7 @@ void Tui::refresh() {
   else if (f.view != View::Logs && f.view != View::Detail)
     load_page(ctx_, *st_);
   update_pollers(ctx_, *st_);
+  age_status(*st_);
   fill_sync_status(ctx_, *st_);
   announce_preemptions(ctx_, *st_);
 }
@@ -250,7 +256,7 @@ bool Tui::handle_events() {
   bool changed = st_->local->run_replies() > 0, wrote = false;
   for (auto& e : st_->events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
-      set_status(*st_, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
+      set_status_from(*st_, m->origin, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
       poke_poller(*st_);  // what the action changed is polled at once
       changed = true;
     } else {

@@ -161,15 +161,13 @@ bool batch_action(AppContext& ctx, TuiState& st, Action a) {
 
 }  // namespace
 
-void set_status(TuiState& st, std::string msg, StatusLevel level) {
-  st.status.message = std::move(msg);
-  st.status.level = level;
-}
-
+// The outcome names the pane and action it came from, even when the user has moved on since.
 void run_local(TuiState& st, LocalWorker::Action action) {
-  st.local->submit(std::move(action), [&st](const Result<std::string>& r) {
-    set_status(st, r ? *r : r.error().message, r ? StatusLevel::Ok : StatusLevel::Error);
-  });
+  st.local->submit(std::move(action),
+                   [&st, origin = status_origin(st)](const Result<std::string>& r) {
+                     set_status_from(st, origin, r ? *r : r.error().message,
+                                     r ? StatusLevel::Ok : StatusLevel::Error);
+                   });
 }
 
 void open_view(AppContext& ctx, TuiState& st, View v) {
@@ -192,15 +190,19 @@ void open_view(AppContext& ctx, TuiState& st, View v) {
 
 void apply_action(AppContext& ctx, TuiState& st, Action a) {
   View v = st.top().view;
+  st.action_label = action_name(v, a);
   if (v == View::Logs && log_action_handles(a)) return log_action(ctx, st, a);
   if (v == View::Sweep && sweep_action(ctx, st, a)) return;
   if (batch_action(ctx, st, a)) return;
   switch (a) {
     case Action::Quit:
-      if (v == View::Logs || v == View::Detail || v == View::Sweep)
+      if (quits_back(v))
         go_back(st);
       else
         st.quit = true;
+      break;
+    case Action::QuitNow:
+      st.quit = true;
       break;
     case Action::Help:
       st.mode = Mode::Help;

@@ -78,7 +78,7 @@ void run_batch(AppContext& ctx, TuiState& st, const std::string& what, BatchComm
                bool change) {
   auto* runner = runner_for(ctx, st, change);
   if (!runner) return;
-  runner->submit(what, std::move(command));
+  runner->submit(what, std::move(command), status_origin(st));
   set_status(st, what + "…");
 }
 

@@ -4,43 +4,11 @@
 #include "local/task_environment.hpp"
 #include "sync/remote_log.hpp"
 #include "tui_state.hpp"
+#include "widgets/log_roles.hpp"
 #include "widgets/log_view.hpp"
 
 namespace trainyard {
 namespace {
-
-// Colours a program asked for map onto the theme's roles: red is an error, yellow a warning.
-Role role_for(const Span& span) {
-  if (span.placeholder) return Role::LogPlaceholder;
-  switch (span.style.fg) {
-    case 1:
-    case 9:
-    case 160:
-    case 196:
-      return Role::LogError;
-    case 3:
-    case 11:
-    case 178:
-    case 214:
-    case 220:
-      return Role::LogWarn;
-    default:
-      return Role::LogText;
-  }
-}
-
-LogLine to_log_line(const SanitizedLine& s) {
-  LogLine line;
-  size_t pos = 0;
-  for (const auto& span : s.spans) {
-    if (span.begin > pos)
-      line.push_back(LogSpan{s.text.substr(pos, span.begin - pos), Role::LogText});
-    line.push_back(LogSpan{s.text.substr(span.begin, span.end - span.begin), role_for(span)});
-    pos = span.end;
-  }
-  if (pos < s.text.size()) line.push_back(LogSpan{s.text.substr(pos), Role::LogText});
-  return line;
-}
 
 size_t last_top(const LogState& lg) {
   size_t n = lg.file ? lg.file->line_count() : 0;
@@ -121,18 +89,39 @@ bool log_action_handles(Action a) {
   }
 }
 
+// Where a search step starts: past the current match, else at the top line; nullopt when the
+// current match is at the end the step goes towards.
+std::optional<size_t> step_start(const LogState& lg, bool forward) {
+  if (!lg.match) return lg.top;
+  if (!forward) return *lg.match > 0 ? std::optional(*lg.match - 1) : std::nullopt;
+  return *lg.match + 1 < lg.file->line_count() ? std::optional(*lg.match + 1) : std::nullopt;
+}
+
+// One step of the search; past an end it comes round from the other one (`wrapped`).
+std::optional<size_t> search_step(LogState& lg, bool forward) {
+  auto dir = forward ? SearchDirection::Forward : SearchDirection::Backward;
+  lg.wrapped = false;
+  if (auto from = step_start(lg, forward)) {
+    auto hit = lg.file->search(lg.search, *from, dir, true);
+    if (hit && *hit) return **hit;
+  }
+  size_t n = lg.file->line_count();
+  if (n == 0) return std::nullopt;
+  auto hit = lg.file->search(lg.search, forward ? 0 : n - 1, dir, true);
+  if (!hit || !*hit) return std::nullopt;
+  lg.wrapped = true;
+  return **hit;
+}
+
 void log_search(TuiState& st, bool forward) {
   auto& lg = st.logs;
   if (!lg.file || lg.search.empty()) return;
-  size_t from = lg.match ? (forward ? *lg.match + 1 : (*lg.match ? *lg.match - 1 : 0)) : lg.top;
-  auto hit = lg.file->search(lg.search, from,
-                             forward ? SearchDirection::Forward : SearchDirection::Backward, true);
-  if (!hit || !*hit)
-    return set_status(st, fmt::format("'{}' not found", lg.search), StatusLevel::Error);
-  lg.match = **hit;
+  auto hit = search_step(lg, forward);
+  if (!hit) return set_status(st, fmt::format("'{}' not found", lg.search), StatusLevel::Error);
+  lg.match = *hit;
   lg.follow = false;
-  lg.top = **hit > static_cast<size_t>(lg.body_height / 2)
-               ? **hit - static_cast<size_t>(lg.body_height / 2)
+  lg.top = *hit > static_cast<size_t>(lg.body_height / 2)
+               ? *hit - static_cast<size_t>(lg.body_height / 2)
                : 0;
   lg.top = std::min(lg.top, last_top(lg));
 }
@@ -167,9 +156,9 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Wrap:
       lg.wrap = !lg.wrap;
       break;
-    case Action::Search:
+    case Action::Search:  // a new query; n and N go on with the current one
       st.mode = Mode::Search;
-      st.input.set_text(lg.search);
+      st.input.set_text("");
       break;
     case Action::SearchNext:
       log_search(st, true);
@@ -196,6 +185,7 @@ void render_logs(TuiState& st, Canvas& c, Rect r) {
   vm.follow = lg.follow;
   vm.search = lg.search;
   vm.current_match = lg.match;
+  if (lg.wrapped) vm.note = "search wrapped";
   if (lg.file) {
     vm.total_lines = lg.file->line_count();
     vm.first_line = lg.top;

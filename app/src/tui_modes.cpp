@@ -60,6 +60,7 @@ void handle_search(TuiState& st, const KeyEvent& key) {
   if (r != Reaction::Submit) return;
   st.mode = Mode::Normal;
   st.logs.search = st.input.text();
+  st.logs.match.reset();  // a new query starts from the top of the screen
   log_search(st, true);
 }
 
@@ -154,6 +155,7 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
                     text),
         StatusLevel::Error);
   const auto& cmd = it->second;
+  st.action_label = ":" + cmd;
   if (cmd == "quit")
     st.quit = true;
   else if (cmd == "help")

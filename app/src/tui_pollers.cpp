@@ -205,31 +205,59 @@ std::optional<Timestamp> shown_data_time(AppContext& ctx, const TuiState& st) {
   return oldest;
 }
 
+namespace {
+
+// A failed fetch is said once and kept fresh while it lasts; another pane's or action's fresh
+// error is not overwritten by it.
+void show_sync_error(TuiState& st, const std::string& error) {
+  const auto& s = st.status;
+  bool showing_sync = s.message.rfind("sync: ", 0) == 0;
+  if (error.empty()) {
+    if (showing_sync && s.level == StatusLevel::Error)
+      set_status_from(st, status_origin(st, false), "sync: recovered", StatusLevel::Ok);
+    return;
+  }
+  std::string text = "sync: " + short_error(error);
+  bool other_error = s.level == StatusLevel::Error && !s.message_stale && !showing_sync;
+  if (!other_error && (s.message != text || s.message_stale))
+    set_status_from(st, status_origin(st, false), text, StatusLevel::Error);
+}
+
+// Poller notes; returns the last cycle's error, and makes the data time no newer than the last
+// clean cycle while fetching fails.
+std::string poller_status(TuiState& st, const BatchPoller& poller) {
+  auto s = poller.status();
+  if (!s.polling && s.holder_pid) st.status.note = fmt::format("polled by pid {}", s.holder_pid);
+  if (s.backoff.count() >= 1000)
+    st.status.note = fmt::format("slowed +{}s", s.backoff.count() / 1000);
+  if (!s.last_error.empty() && st.data_time && s.last_cycle)
+    st.data_time = std::min(*st.data_time, *s.last_cycle);
+  return s.last_error;
+}
+
+}  // namespace
+
 void fill_sync_status(AppContext& ctx, TuiState& st) {
   const auto& f = st.top();
   st.status.note.clear();
   st.sync_error.clear();
+  st.status.stale = false;
   if (f.account == kLocalAccount || f.view == View::Accounts) {
     st.data_time = ctx.clock.now();
     return;
   }
   auto mark = ctx.store->sync_mark(f.account, focus_scope(f));
   st.data_time = shown_data_time(ctx, st);
+  std::string error = mark && *mark ? (*mark)->error : "";
   auto it = st.pollers.find(f.account);
-  if (it == st.pollers.end()) {
+  if (it == st.pollers.end())
     st.status.note = st.live ? "offline: cache only" : "";
-    return;
-  }
-  auto s = it->second->status();
-  if (!s.polling && s.holder_pid) st.status.note = fmt::format("polled by pid {}", s.holder_pid);
-  if (s.backoff.count() >= 1000)
-    st.status.note = fmt::format("slowed +{}s", s.backoff.count() / 1000);
-  std::string error = !s.last_error.empty() ? s.last_error : mark && *mark ? (*mark)->error : "";
+  else if (auto last = poller_status(st, *it->second); !last.empty())
+    error = last;
   st.sync_error = error;
-  if (!error.empty() && st.status.level != StatusLevel::Error)
-    set_status(st, "sync: " + short_error(error), StatusLevel::Error);
-  if (error.empty() && st.status.message.rfind("sync: ", 0) == 0)
-    set_status(st, "sync: recovered", StatusLevel::Ok);
+  // A fetch that failed leaves the data as old as it is: the age must not look fresh.
+  st.status.stale = !error.empty();
+  show_sync_error(st, error);
 }
 
 }  // namespace trainyard

@@ -104,7 +104,15 @@ struct LogState {
   bool wrap = false;
   std::string search;
   std::optional<size_t> match;
+  bool wrapped = false;  ///< the last search step went past an end and came round
   int body_height = 10;
+};
+
+/// Where the status message came from and what it was set against, so it can go stale.
+struct StatusTrack {
+  std::string frame;          ///< frame_key() of the pane on screen when it was set
+  int64_t data_version = -1;  ///< the store's data_version when it was set
+  bool polled = false;        ///< set on a Batch account's pane, whose data a poller renews
 };
 
 /// Everything the UI thread owns.
@@ -119,6 +127,11 @@ struct TuiState {
   std::optional<DialogVm> confirm;
   std::function<void()> on_confirm;
   StatusBarVm status;
+  StatusTrack status_track;
+  /// The action of the key being handled (`stop`, `:submit`), for the status message's origin.
+  std::string action_label;
+  /// Reads the store's PRAGMA data_version (set by the Tui; -1 when unknown).
+  std::function<int64_t()> read_data_version;
   std::optional<Timestamp> data_time;
   std::string sync_error;  ///< the focused Batch account's last poll failure (empty: none)
   TablePage page;
@@ -157,15 +170,32 @@ Role task_role(const Task& t);
 TableVm page_table_vm(const TuiState& st, const std::string& empty_text);
 /// Title of a pane.
 std::string view_title(const Frame& f);
+/// True in a sub-pane (Tasks, Nodes, Logs, Detail, Sweep), where `q` goes back rather than quits.
+bool quits_back(View v);
 /// Contexts consulted for keys in a pane, most specific first.
 std::vector<Context> contexts_for(View v);
 
 /// Actions (tui_actions.cpp).
 void apply_action(AppContext& ctx, TuiState& st, Action a);
 void open_view(AppContext& ctx, TuiState& st, View v);
-void set_status(TuiState& st, std::string msg, StatusLevel level = StatusLevel::Info);
 /// Hands a local action to the worker; its outcome goes to the status bar.
 void run_local(TuiState& st, LocalWorker::Action action);
+
+/// The status message (tui_status.cpp).
+/// Sets the message, its origin the focused pane and the action being handled.
+void set_status(TuiState& st, std::string msg, StatusLevel level = StatusLevel::Info);
+/// Sets a message whose origin was taken earlier (an action's outcome that came back later).
+void set_status_from(TuiState& st, std::string origin, std::string msg, StatusLevel level);
+/// `Tasks · stop`, `emu Pools · resize`: the focused pane (its account unless local) and
+/// the action being handled.
+std::string status_origin(const TuiState& st, bool with_action = true);
+/// The name of what `a` does in view `v`, as the hint bar says it (`stop`, `start`).
+std::string action_name(View v, Action a);
+/// Identity of a frame (pane and what it shows), to tell when the user moved elsewhere.
+std::string frame_key(const Frame& f);
+/// Once the user moved to another pane, an info message is cleared and any other is marked
+/// stale; newer data (the store's data_version moved) marks it stale too.
+void age_status(TuiState& st);
 
 /// Modes (tui_modes.cpp).
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "enum_forms.hpp"
 #include "local/task_environment.hpp"
 #include "node_kind.hpp"
 #include "sync/incremental_sync.hpp"
@@ -110,7 +111,7 @@ TableCell requeue_cell(const Task& t) {
 void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p,
                 RowCache& cache) {
   p.columns = {{"ID", 0, 8, 2},
-               {"STATE", 10},
+               {"STATE", 10, 1, 0, Align::Left, 6},
                {"EXIT", 5, 1, 0, Align::Right},
                {"TRY", 3, 1, 0, Align::Right},
                {"GPU", 3, 1, 0, Align::Right},
@@ -149,7 +150,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
     Role r = task_role(t);
     std::string name = t.display_name.empty() ? t.id : t.id + " (" + t.display_name + ")";
     TableRow row{{{sanitize_text(name), std::nullopt},
-                  {std::string(to_wire(t.state)), r},
+                  enum_cell(to_wire(t.state), r),
                   {exit_text(t), r},
                   {std::to_string(t.execution_info.retry_count), std::nullopt},
                   {slots_text(t), std::nullopt},
@@ -250,7 +251,7 @@ void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
 
 void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
   p.columns = {{"NODE", 0, 8, 2},
-               {"STATE", 12},
+               {"STATE", 19, 1, 0, Align::Left, 8},
                {"KIND", 9},
                {"SCHEDULING", 10},
                {"SLOTS", 7, 1, 0, Align::Right},
@@ -268,7 +269,7 @@ void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
   fill_page(p, *nodes, f.cursor.filter, first, rows, [&](const Node& n) {
     bool busy = n.state == NodeState::Running;
     TableRow row{{{sanitize_text(n.id), std::nullopt},
-                  {std::string(to_wire(n.state)), busy ? Role::StateRunning : Role::StateActive},
+                  enum_cell(to_wire(n.state), busy ? Role::StateRunning : Role::StateActive),
                   {node_kind(n), std::nullopt},
                   {std::string(to_wire(n.scheduling_state)), std::nullopt},
                   {fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), std::nullopt},

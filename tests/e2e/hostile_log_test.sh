@@ -381,6 +381,8 @@ tui() {
   tm send-keys -t "$TARGET" q
   wait_for "Tasks · $JOB" 5
   tm send-keys -t "$TARGET" q
+  wait_for "Jobs · local" 5
+  tm send-keys -t "$TARGET" q
   wait_file "$TMP/tui.exit" 10 || fail "trainyard did not exit within 10 s of q"
   [[ $(cat "$TMP/tui.exit") == 0 ]] || fail "trainyard exited with status $(cat "$TMP/tui.exit")"
   check_untouched "after quitting"

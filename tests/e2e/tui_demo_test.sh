@@ -177,6 +177,8 @@ check_tiny_window() {
 
 quit_and_check() {
   STEP="quit"
+  keys q  # in Tasks, a sub-pane, q goes back to Jobs
+  wait_for 'Jobs · local' 5
   keys q
   local deadline=$((SECONDS + 10))
   while [[ ! -f $EXIT_FILE ]] && ((SECONDS < deadline)); do sleep 0.1; done

@@ -31,6 +31,38 @@ TEST(StatusBar, NarrowTruncatesMessage) {
   snapshot::expect_snapshot(c, "status_bar", "narrow");
 }
 
+// The message names the pane and action that made it.
+TEST(StatusBar, MessageWithItsOrigin) {
+  Canvas c(60, 1);
+  StatusBarVm vm{"stopping default/t1", StatusLevel::Ok, seconds(3), false, ""};
+  vm.origin = "Tasks · stop";
+  render_status_bar(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "status_bar", "origin");
+}
+
+// A stale message is dimmed and says so in words (mono terminals show no colour).
+TEST(StatusBar, StaleMessageIsMarked) {
+  Canvas c(70, 1);
+  StatusBarVm vm{"unknown command ':x'", StatusLevel::Error, seconds(3), false, ""};
+  vm.origin = "Jobs · command";
+  vm.message_stale = true;
+  render_status_bar(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "status_bar", "stale_message");
+}
+
+// Where the message and its origin do not both fit, the message keeps the room (a stale one
+// still says so). 40 cells less the age (11) and its gap leave 25 for text.
+TEST(StatusBar, LongMessageGivesUpItsOriginFirst) {
+  Canvas c(40, 1);
+  StatusBarVm vm{"refused: 403", StatusLevel::Error, seconds(3), false, ""};
+  vm.origin = "emu Pools · resize";
+  render_status_bar(vm, c, c.bounds());
+  EXPECT_EQ(c.to_text(), " refused: 403" + std::string(15, ' ') + "data 3s old");
+  vm.message_stale = true;
+  render_status_bar(vm, c, c.bounds());
+  EXPECT_EQ(c.to_text(), " [earlier] refused: 403" + std::string(5, ' ') + "data 3s old");
+}
+
 TEST(StatusBar, NoData) {
   Canvas c(30, 1);
   render_status_bar({"", StatusLevel::Info, std::nullopt, false, ""}, c, c.bounds());

@@ -108,5 +108,33 @@ TEST(Table, Empty) {
   snapshot::expect_snapshot(c, "table", "empty");
 }
 
+// An enum column with short forms: STATE is 9 wide in full, 5 short (saves 4); ID is flex with
+// at least 4. At 18 cells the spare room (18 - 1 gap - 9 - 4 = 4) covers the saving: full
+// forms. At 17 it does not: every state in its short form, not cut mid-word.
+TableVm state_table() {
+  TableVm vm;
+  vm.columns = {{"ID", 0, 4, 1}, {"STATE", 9, 1, 0, Align::Left, 5}};
+  vm.rows = {{{{"lr-1", std::nullopt}, {"completed", std::nullopt, "done"}}},
+             {{{"lr-2", std::nullopt}, {"preempted", std::nullopt, "preem"}}}};
+  vm.total_rows = 2;
+  return vm;
+}
+
+TEST(Table, ShortFormsOnlyWhenTooNarrow) {
+  auto columns = state_table().columns;
+  EXPECT_FALSE(use_short_forms(columns, 18));
+  EXPECT_TRUE(use_short_forms(columns, 17));
+  EXPECT_FALSE(use_short_forms(task_columns(), 10));  // no column has short forms
+}
+
+TEST(Table, EnumColumnShowsShortFormsWhenNarrow) {
+  Canvas wide(18, 3);
+  render_table(state_table(), wide, wide.bounds());
+  EXPECT_EQ(wide.to_text(), "ID       STATE 1/2\nlr-1     completed\nlr-2     preempted");
+  Canvas narrow(17, 3);
+  render_table(state_table(), narrow, narrow.bounds());
+  EXPECT_EQ(narrow.to_text(), "ID          STATE\nlr-1        done\nlr-2        preem");
+}
+
 }  // namespace
 }  // namespace trainyard

@@ -5,6 +5,17 @@ namespace {
 
 constexpr std::string_view kSeparator = " › ";
 
+// `[origin] message`; a stale one says so in words, which mono terminals show too. Where both
+// do not fit in `room` cells, the message keeps the room (and a stale one its mark).
+std::string message_text(const StatusBarVm& vm, int room) {
+  if (vm.origin.empty() && !vm.message_stale) return vm.message;
+  std::string label = vm.origin;
+  if (vm.message_stale) label += label.empty() ? "earlier" : ", earlier";
+  std::string text = "[" + label + "] " + vm.message;
+  if (vm.origin.empty() || text_width(text) <= room) return text;
+  return vm.message_stale ? "[earlier] " + vm.message : vm.message;
+}
+
 Role message_role(StatusLevel level) {
   switch (level) {
     case StatusLevel::Ok:
@@ -37,6 +48,7 @@ void render_status_bar(const StatusBarVm& vm, Canvas& canvas, Rect r) {
   Rect row = r.top(1);
   canvas.fill(row, Role::StatusBar);
   std::string age = vm.data_age ? "data " + format_age(*vm.data_age) + " old" : "no data";
+  if (vm.stale && vm.data_age) age += " (stale)";
   int age_w = text_width(age);
   int right = row.right() - 1;
   // The data age outranks the message: it tells whether the screen can be trusted.
@@ -50,10 +62,11 @@ void render_status_bar(const StatusBarVm& vm, Canvas& canvas, Rect r) {
     canvas.draw_text(right, row.y, vm.note, Role::StatusAge, note_w);
   }
   if (vm.message.empty()) return;
-  Role role = message_role(vm.level);
-  int msg_w = std::min(text_width(vm.message) + 2, right - 1 - row.x);
+  Role role = vm.message_stale ? Role::StatusAge : message_role(vm.level);
+  std::string text = message_text(vm, right - 1 - row.x - 2);
+  int msg_w = std::min(text_width(text) + 2, right - 1 - row.x);
   canvas.fill({row.x, row.y, msg_w, 1}, role);
-  canvas.draw_text_truncated(row.x + 1, row.y, vm.message, role, msg_w - 2);
+  canvas.draw_text_truncated(row.x + 1, row.y, text, role, msg_w - 2);
 }
 
 void render_crumbs(const CrumbsVm& vm, Canvas& canvas, Rect r) {

@@ -80,9 +80,9 @@ void draw_status(const LogViewVm& vm, std::size_t last_shown, Canvas& canvas, Re
   canvas.draw_text(x, row.y, pos, Role::StatusBar, row.right() - x);
   if (vm.follow) x -= 8, canvas.draw_text(x, row.y, "follow", Role::StatusOk, 6);
   if (vm.wrap) x -= 6, canvas.draw_text(x, row.y, "wrap", Role::StatusAge, 4);
-  if (!vm.search.empty()) {
-    canvas.draw_text_truncated(row.x, row.y, "/" + vm.search, Role::StatusBar, x - 2 - row.x);
-  }
+  std::string left = vm.search.empty() ? "" : "/" + vm.search;
+  if (!vm.note.empty()) left += (left.empty() ? "" : "  ") + vm.note;
+  if (!left.empty()) canvas.draw_text_truncated(row.x, row.y, left, Role::StatusBar, x - 2 - row.x);
 }
 
 }  // namespace

@@ -39,14 +39,22 @@ struct Layout {
   int body_h = 0;
   bool scrollbar = false;
   int content_w = 0;
+  bool short_forms = false;
 };
+
+std::vector<Column> at_short_width(std::vector<Column> columns) {
+  for (auto& c : columns)
+    if (c.width > 0 && c.short_width > 0) c.width = c.short_width;
+  return columns;
+}
 
 Layout make_layout(const TableVm& vm, Rect r) {
   Layout l;
   l.body_h = table_body_height(r);
   l.scrollbar = vm.total_rows > static_cast<std::size_t>(l.body_h) && r.w > 1;
   l.content_w = r.w - (l.scrollbar ? 1 : 0);
-  l.widths = layout_columns(vm.columns, l.content_w);
+  l.short_forms = use_short_forms(vm.columns, l.content_w);
+  l.widths = layout_columns(l.short_forms ? at_short_width(vm.columns) : vm.columns, l.content_w);
   return l;
 }
 
@@ -56,7 +64,8 @@ void draw_cells(Canvas& canvas, const std::vector<Column>& columns, const Layout
     if (l.widths[i] > 0) {
       const auto& cell = row.cells[i];
       Role role = forced ? *forced : cell.role.value_or(row_role);
-      canvas.draw_aligned(x, y, cell.text, role, l.widths[i], columns[i].align);
+      const auto& text = l.short_forms && !cell.short_text.empty() ? cell.short_text : cell.text;
+      canvas.draw_aligned(x, y, text, role, l.widths[i], columns[i].align);
     }
     x += l.widths[i] + 1;
   }
@@ -122,6 +131,19 @@ std::vector<int> layout_columns(const std::vector<Column>& columns, int width) {
   share_spare(columns, widths, width - gaps - sum_of(widths));
   clip_to(widths, width);
   return widths;
+}
+
+bool use_short_forms(const std::vector<Column>& columns, int width) {
+  int fixed = 0, flex_min = 0, saving = 0;
+  for (const auto& c : columns) {
+    if (c.width > 0)
+      fixed += c.width;
+    else
+      flex_min += std::max(c.min_width, 0);
+    if (c.width > 0 && c.short_width > 0) saving += std::max(0, c.width - c.short_width);
+  }
+  int gaps = columns.empty() ? 0 : static_cast<int>(columns.size()) - 1;
+  return saving > 0 && width - gaps - fixed - flex_min < saving;
 }
 
 void render_table(const TableVm& vm, Canvas& canvas, Rect r) {

@@ -11,7 +11,8 @@ namespace trainyard {
 
 /// Everything a key can do in the normal mode.
 enum class Action {
-  Quit,
+  Quit,     ///< quit at the top pane, back in a sub-pane
+  QuitNow,  ///< quit from any pane
   Help,
   Back,
   Enter,

@@ -21,10 +21,10 @@ CommandRunner::~CommandRunner() {
   thread_.join();
 }
 
-void CommandRunner::submit(std::string what, BatchCommand command) {
+void CommandRunner::submit(std::string what, BatchCommand command, std::string origin) {
   {
     std::lock_guard<std::mutex> g(mu_);
-    queue_.emplace_back(std::move(what), std::move(command));
+    queue_.push_back({std::move(what), std::move(origin), std::move(command)});
   }
   cv_.notify_all();
 }
@@ -57,7 +57,7 @@ Result<std::string> CommandRunner::execute(const BatchCommand& command) {
 
 void CommandRunner::run() {
   for (;;) {
-    std::pair<std::string, BatchCommand> next;
+    Queued next;
     {
       std::unique_lock<std::mutex> g(mu_);
       cv_.wait(g, [&] { return stopping_ || !queue_.empty(); });
@@ -66,14 +66,14 @@ void CommandRunner::run() {
       queue_.pop_front();
       ++running_;
     }
-    auto r = execute(next.second);
+    auto r = execute(next.command);
     {
       std::lock_guard<std::mutex> g(mu_);
       --running_;
     }
     if (on_done_)
-      on_done_(r ? StatusMessage{*r, false}
-                 : StatusMessage{next.first + ": " + r.error().message, true});
+      on_done_(r ? StatusMessage{*r, false, next.origin}
+                 : StatusMessage{next.what + ": " + r.error().message, true, next.origin});
   }
 }
 

@@ -58,6 +58,9 @@ enum class Role : std::uint8_t {
   LogMatchCurrent,       ///< the current search match
   LogWarn,               ///< warning lines
   LogError,              ///< error lines
+  LogOk,                 ///< log text a program coloured green (success)
+  LogInfo,               ///< log text a program coloured blue, cyan or magenta
+  LogEmphasis,           ///< log text a program made bold without a colour
   Dialog,                ///< dialog and overlay body
   DialogTitle,           ///< dialog title
   Button,                ///< dialog button

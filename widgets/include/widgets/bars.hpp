@@ -20,9 +20,13 @@ struct StatusBarVm {
   std::optional<Duration> data_age;       ///< age of the shown data; none: "no data"
   bool stale = false;                     ///< age drawn as StatusStale
   std::string note;                       ///< extra right-side text (`read-only`, `emulator`)
+  std::string origin;          ///< the pane and action that made the message (`Tasks · stop`)
+  bool message_stale = false;  ///< the user moved on or newer data came since the message
 };
 
-/// Draws `message ......  note  data 3s old` in the first row of `r`.
+/// Draws `[origin] message ......  note  data 3s old` in the first row of `r`. A stale message
+/// reads `[origin, earlier] message` in the dimmed StatusAge role; stale data reads
+/// `data 3s old (stale)` in StatusStale.
 void render_status_bar(const StatusBarVm& vm, Canvas& canvas, Rect r);
 
 /// Breadcrumbs, outermost first: {"local", "default", "task-1"}.

@@ -30,6 +30,7 @@ struct LogViewVm {
   bool follow = false;          ///< following the tail
   std::string search;           ///< highlighted text (ASCII case-insensitive); empty: none
   std::optional<std::size_t> current_match;  ///< line (0-based, whole log) of the current match
+  std::string note;  ///< shown after the search in the last row (`search wrapped`)
 };
 
 /// Draws the lines over all but the last row of `r`; the last row shows `/search` left and

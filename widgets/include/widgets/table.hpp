@@ -17,12 +17,16 @@ struct Column {
   int min_width = 1;          ///< least width of a flex column
   int flex = 0;               ///< share of the spare width (flex columns only)
   Align align = Align::Left;  ///< alignment of header and cells
+  /// Width with short forms (TableCell::short_text); 0: the column has none. A table too
+  /// narrow for every column at full width draws such columns at this width, short forms in.
+  int short_width = 0;
 };
 
 /// One cell; `role` (e.g. a state colour) applies when the row is not selected.
 struct TableCell {
   std::string text;          ///< sanitized text
   std::optional<Role> role;  ///< overrides the row role
+  std::string short_text;    ///< what a column at its short width shows; empty: `text`
 };
 
 /// One row: a cell per column.
@@ -50,6 +54,10 @@ std::size_t scroll_to_show(std::size_t selected, std::size_t first_row, int body
 /// width, flex columns share the rest by flex weight (at least min_width); columns that do
 /// not fit get 0 and the last visible one is cut.
 std::vector<int> layout_columns(const std::vector<Column>& columns, int width);
+/// True when `width` cells are too few for every column at full width with the flex columns
+/// given at least the room that short forms would free: columns with a short_width then use
+/// it (enum values in their short forms rather than cut mid-word).
+bool use_short_forms(const std::vector<Column>& columns, int width);
 /// Draws the header (with the position `sel/total` at its right end), the rows and, when not
 /// all rows fit, a scrollbar in the last column.
 void render_table(const TableVm& vm, Canvas& canvas, Rect r);

@@ -24,6 +24,7 @@ struct EntitiesChanged {
 struct StatusMessage {
   std::string text;
   bool is_error = false;
+  std::string origin;  ///< who asked for what it reports (the status bar names it); may be empty
 };
 /// Something the UI must redraw for (log data, GPU samples).
 struct Wake {};

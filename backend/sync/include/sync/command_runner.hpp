@@ -34,8 +34,9 @@ class CommandRunner {
   CommandRunner(const CommandRunner&) = delete;
   CommandRunner& operator=(const CommandRunner&) = delete;
 
-  /// Queues an action; `what` names it in a failure (`resize pool gpu`).
-  void submit(std::string what, BatchCommand command);
+  /// Queues an action; `what` names it in a failure (`resize pool gpu`); `origin` is passed on
+  /// in its StatusMessage (where the user asked for it).
+  void submit(std::string what, BatchCommand command, std::string origin = "");
   /// Actions queued or running.
   size_t pending() const;
 
@@ -51,7 +52,11 @@ class CommandRunner {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::pair<std::string, BatchCommand>> queue_;
+  struct Queued {
+    std::string what, origin;
+    BatchCommand command;
+  };
+  std::deque<Queued> queue_;
   size_t running_ = 0;
   bool stopping_ = false;
   std::thread thread_;

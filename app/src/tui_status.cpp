@@ -1,0 +1,93 @@
+// The status message: which pane and action made it, and when it went stale.
+#include <fmt/format.h>
+
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+const char* pane_name(View v) {
+  switch (v) {
+    case View::Accounts:
+      return "Accounts";
+    case View::Pools:
+      return "Pools";
+    case View::Nodes:
+      return "Nodes";
+    case View::Jobs:
+      return "Jobs";
+    case View::Tasks:
+      return "Tasks";
+    case View::Logs:
+      return "Logs";
+    case View::Detail:
+      return "Detail";
+    case View::Gpus:
+      return "GPUs";
+    case View::Sweep:
+      return "Sweep";
+  }
+  return "";
+}
+
+int64_t current_version(const TuiState& st) {
+  return st.read_data_version ? st.read_data_version() : -1;
+}
+
+}  // namespace
+
+void set_status(TuiState& st, std::string msg, StatusLevel level) {
+  set_status_from(st, status_origin(st), std::move(msg), level);
+}
+
+void set_status_from(TuiState& st, std::string origin, std::string msg, StatusLevel level) {
+  st.status.message = std::move(msg);
+  st.status.level = level;
+  st.status.origin = std::move(origin);
+  st.status.message_stale = false;
+  st.status_track = {frame_key(st.top()), current_version(st), st.top().account != kLocalAccount};
+}
+
+std::string status_origin(const TuiState& st, bool with_action) {
+  const Frame& f = st.stack.back();
+  std::string pane = pane_name(f.view);
+  if (f.account != kLocalAccount && f.view != View::Accounts) pane = f.account + " " + pane;
+  return !with_action || st.action_label.empty() ? pane : pane + " · " + st.action_label;
+}
+
+std::string action_name(View v, Action a) {
+  for (Context c : contexts_for(v))
+    for (const auto& b : default_bindings())
+      if (b.context == c && b.action == a) return b.description.substr(0, b.description.find(' '));
+  return "";
+}
+
+bool quits_back(View v) {
+  return v == View::Tasks || v == View::Nodes || v == View::Logs || v == View::Detail ||
+         v == View::Sweep;
+}
+
+std::string frame_key(const Frame& f) {
+  return fmt::format("{}|{}|{}|{}|{}|{}", static_cast<int>(f.view), f.account, f.pool, f.job,
+                     f.task, f.node);
+}
+
+// The startup hint has no origin: it belongs to no pane and stays until something replaces it.
+// Newer data counts on Batch panes only: local data is always live (the age reads 0s), and
+// a supervisor's writes would dim every message within a second.
+void age_status(TuiState& st) {
+  auto& s = st.status;
+  if (s.message.empty() || s.origin.empty()) return;
+  bool moved = st.status_track.frame != frame_key(st.top());
+  if (moved && s.level == StatusLevel::Info) {
+    s.message.clear();
+    s.origin.clear();
+    return;
+  }
+  if (s.message_stale) return;
+  int64_t version = st.status_track.polled ? current_version(st) : -1;
+  bool newer_data = version != -1 && version != st.status_track.data_version;
+  s.message_stale = moved || newer_data;
+}
+
+}  // namespace trainyard
