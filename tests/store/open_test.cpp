@@ -173,6 +173,13 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
     t.id = "t";
     t.command_line = "true";
     ASSERT_TRUE((*s)->upsert_task(t).ok());
+    Task done = t;
+    done.id = "done";
+    done.state = TaskState::Completed;
+    ASSERT_TRUE((*s)->upsert_task(done).ok());
+    // Before it starts, a run's gpu_ids are its pin; after, the GPUs it was given.
+    ASSERT_TRUE((*s)->upsert_local_run(LocalRun{.job = "j", .task = "t", .gpu_ids = "1"}).ok());
+    ASSERT_TRUE((*s)->upsert_local_run(LocalRun{.job = "j", .task = "done", .gpu_ids = "0"}).ok());
     // Turn it back into what version 1 wrote.
     ASSERT_EQ(sqlite3_exec((*s)->handle(),
                            "DROP TABLE task_params; DROP TABLE sync_marks; "
@@ -188,6 +195,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN last_modified; "
                            "ALTER TABLE tasks DROP COLUMN etag; "
                            "ALTER TABLE local_runs DROP COLUMN waiting_reason; "
+                           "ALTER TABLE local_runs DROP COLUMN pinned_gpu_ids; "
                            "DROP INDEX tasks_requeued; "
                            "ALTER TABLE nodes DROP COLUMN is_dedicated; "
                            "ALTER TABLE tasks DROP COLUMN resource_files; "
@@ -198,7 +206,10 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 8);
+  EXPECT_EQ((*s)->schema_version(), 9);
+  // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.
+  EXPECT_EQ((*s)->local_run("j", "t")->value().pinned_gpu_ids, "1");
+  EXPECT_EQ((*s)->local_run("j", "done")->value().pinned_gpu_ids, "");
   auto t = (*s)->task("local", "j", "t");
   ASSERT_TRUE(t.ok() && t->has_value());
   EXPECT_FALSE((*t)->multi_instance);

@@ -170,9 +170,20 @@ ALTER TABLE tasks ADD COLUMN output_files TEXT;
 CREATE INDEX tasks_requeued ON tasks(account, job_id, id, requeue_count) WHERE requeue_count > 0;
 )sql";
 
+// Version 9: the GPUs a local run was pinned to (`--gpu-ids`), kept apart from the ones it was
+// given (gpu_ids), so a retry asks for what the user asked for. Until a run starts, gpu_ids
+// holds its pin; a run that started before this version is taken as unpinned.
+constexpr const char* kSchemaV9 = R"sql(
+ALTER TABLE local_runs ADD COLUMN pinned_gpu_ids TEXT NOT NULL DEFAULT '';
+UPDATE local_runs SET pinned_gpu_ids = gpu_ids WHERE EXISTS (
+  SELECT 1 FROM tasks WHERE tasks.account = 'local' AND tasks.job_id = local_runs.job_id
+    AND tasks.id = local_runs.task_id AND tasks.state = 'active');
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
-                                                 kSchemaV5, kSchemaV6, kSchemaV7, kSchemaV8};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3,
+                                                 kSchemaV4, kSchemaV5, kSchemaV6,
+                                                 kSchemaV7, kSchemaV8, kSchemaV9};
   return steps;
 }
 

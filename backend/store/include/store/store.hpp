@@ -80,7 +80,9 @@ struct LocalRun {
   std::string run_dir;  ///< runs/<job>/<task>
   std::string workdir;  ///< where the command runs
   std::string gpu_ids;  ///< comma-separated GPU indices assigned, empty for CPU slots
-  int attempt = 0;      ///< 0 for the first try
+  /// The attempt running or last run: 0 for the first, one more for each retry after a failure
+  /// and each reactivation. Metrics and kept logs (`stdout.attempt-N.txt`) are per attempt.
+  int attempt = 0;
   int64_t supervisor_pid = 0;
   int64_t supervisor_start = 0;  ///< /proc/<pid>/stat field 22 of the supervisor
   int64_t pid = 0;               ///< the task's /bin/sh
@@ -94,6 +96,8 @@ struct LocalRun {
   /// Why the task waits although slots are free or it was handed to its supervisor (NVML
   /// cannot be read, so its GPUs cannot be confined); empty when it does not.
   std::string waiting_reason;
+  /// The GPUs the run was pinned to (`--gpu-ids`, comma-separated); empty when it takes any.
+  std::string pinned_gpu_ids;
 };
 
 /// How current one part of a Batch account's cache is (row ages, incremental polling).
