@@ -21,12 +21,6 @@
 namespace trainyard {
 namespace {
 
-std::string chosen_account(const std::string& flag, const Settings& settings) {
-  if (!flag.empty()) return flag;
-  if (const char* env = std::getenv("TRAINYARD_ACCOUNT"); env && *env) return env;
-  return settings.default_account.empty() ? kLocalAccount : settings.default_account;
-}
-
 Error batch_only(const std::string& action) {
   return make_error(ErrorKind::Usage,
                     fmt::format("{} is Batch-only: account local is this machine, with one fixed "
@@ -54,6 +48,12 @@ void ensure_account_row(ActionSession& s) {
 }
 
 }  // namespace
+
+std::string chosen_account(const std::string& flag, const Settings& settings) {
+  if (!flag.empty()) return flag;
+  if (const char* env = std::getenv("TRAINYARD_ACCOUNT"); env && *env) return env;
+  return settings.default_account.empty() ? kLocalAccount : settings.default_account;
+}
 
 void add_account_option(CLI::App* cmd, std::string& account) {
   cmd->add_option("--account", account,

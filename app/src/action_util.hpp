@@ -27,6 +27,10 @@ struct ActionSession {
 /// Whether an action changes the account (refused when read-only) or only reads it.
 enum class ActionKind { Change, Read };
 
+/// The account an action acts on: `flag`, else $TRAINYARD_ACCOUNT, else `defaultAccount`, else
+/// local.
+std::string chosen_account(const std::string& flag, const Settings& settings);
+
 /// Adds `--account A` to a subcommand.
 void add_account_option(CLI::App* cmd, std::string& account);
 

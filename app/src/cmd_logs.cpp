@@ -83,20 +83,21 @@ std::string attempt_path(const std::string& path, int attempt) {
   return path.substr(0, dot) + ".attempt-" + std::to_string(attempt) + ".txt";
 }
 
-// The attempt whose kept file `fd` is, or -1 (checked up to the task's retry count).
-int attempt_of(const std::string& path, int fd, int retries) {
+// The attempt whose kept file `fd` is, or -1 (checked up to the run's current attempt).
+int attempt_of(const std::string& path, int fd, int current) {
   struct stat by_fd {};
   if (::fstat(fd, &by_fd) != 0) return -1;
-  for (int n = 0; n <= retries; ++n) {
+  for (int n = 0; n <= current; ++n) {
     struct stat kept {};
     if (::stat(attempt_path(path, n).c_str(), &kept) == 0 && same_file(kept, by_fd)) return n;
   }
   return -1;
 }
 
-int retry_count(AppContext& ctx, const std::string& job, const std::string& id) {
-  auto t = ctx.store->task(kLocalAccount, job, id);
-  return t && t->has_value() ? (*t)->execution_info.retry_count : 0;
+// The run's current attempt (retries and reactivations both start a new one).
+int current_attempt(AppContext& ctx, const std::string& job, const std::string& id) {
+  auto run = ctx.store->local_run(job, id);
+  return run && run->has_value() ? (*run)->attempt : 0;
 }
 
 // Prints a whole kept file as one attempt's log.
@@ -114,10 +115,10 @@ OpenLog next_attempt(const std::string& path, OpenLog log, LogPrinter& out, AppC
                      const std::string& job, const std::string& id) {
   pump(log.fd, log.offset, out);
   out.end_file();
-  const int retries = retry_count(ctx, job, id);
-  const int was = attempt_of(path, log.fd, retries);
+  const int current = current_attempt(ctx, job, id);
+  const int was = attempt_of(path, log.fd, current);
   ::close(log.fd);
-  for (int n = was + 1; was >= 0 && n <= retries; ++n) print_file(attempt_path(path, n), out);
+  for (int n = was + 1; was >= 0 && n <= current; ++n) print_file(attempt_path(path, n), out);
   OpenLog next{::open(path.c_str(), O_RDONLY | O_CLOEXEC), 0};
   if (next.fd >= 0) next.offset = pump(next.fd, 0, out);
   return next;

@@ -11,6 +11,7 @@
 #include "local/engine.hpp"
 #include "output.hpp"
 #include "sweep_table.hpp"
+#include "sync/metric_parser.hpp"
 #include "text_table.hpp"
 
 namespace trainyard {
@@ -39,7 +40,7 @@ Result<std::optional<SweepMetric>> chosen_metric(Store& store, const SweepOption
   if (std::find(names->begin(), names->end(), name) == names->end())
     return make_error(ErrorKind::Usage, fmt::format("sweep {}: no metric '{}' (the job has {})",
                                                     o.job, name, join(*names, ", ")));
-  bool lower = o.direction.empty() ? lower_is_better_by_name(name) : o.direction == "min";
+  bool lower = o.direction.empty() ? metric_lower_is_better(name) : o.direction == "min";
   return std::optional<SweepMetric>(SweepMetric{name, lower});
 }
 

@@ -1,4 +1,5 @@
-// `trainyard task add|terminate|reactivate|delete --account A …`: Batch task actions.
+// `trainyard task add|terminate|reactivate|delete --account A …`: Batch task actions, and
+// `task reactivate` of a finished local run.
 #include <memory>
 
 #include <fmt/format.h>
@@ -7,6 +8,8 @@
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
 #include "commands.hpp"
+#include "local/engine.hpp"
+#include "local/task_environment.hpp"
 
 namespace trainyard {
 namespace {
@@ -97,7 +100,23 @@ int task_terminate(const CliState& st, const TaskFlags& f) {
   return on_task(st, f, "task terminate", "terminate", azure::terminate_task);
 }
 
+// On the local account: the finished run queued again as its next attempt.
+int reactivate_local(AppContext& ctx, const std::string& ref_text) {
+  auto ref = split_task_ref(ref_text);
+  if (!ref) return report_failure("task reactivate", ref.error());
+  LocalEngine engine(*ctx.store, ctx.engine, ctx.clock);
+  auto attempt = engine.reactivate(ref->first, ref->second, current_environment());
+  if (!attempt) return report_failure("task reactivate", attempt.error());
+  return print_done(fmt::format("reactivated {}: attempt {} (earlier attempts' logs are kept)",
+                                ref_text, *attempt));
+}
+
 int task_reactivate(const CliState& st, const TaskFlags& f) {
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return report(ctx.error());
+  if (chosen_account(f.account, (*ctx)->settings) == kLocalAccount)
+    return reactivate_local(**ctx, f.ref);
+  ctx->reset();  // the Batch action opens its own
   return on_task(st, f, "task reactivate", "reactivate", azure::reactivate_task);
 }
 
@@ -119,7 +138,8 @@ void leaf(CLI::App* parent, CliState& st, const std::shared_ptr<TaskFlags>& f, c
 
 void register_task(CLI::App& app, CliState& st) {
   auto f = std::make_shared<TaskFlags>();
-  auto* task = app.add_subcommand("task", "Batch tasks: add, terminate, reactivate, delete");
+  auto* task = app.add_subcommand(
+      "task", "Batch tasks: add, terminate, reactivate, delete; local runs: reactivate");
   task->require_subcommand(1);
   auto* add = task->add_subcommand("add", "Add tasks: JOB --json FILE, or JOB --id T -- command");
   add_account_option(add, f->account);
@@ -128,7 +148,9 @@ void register_task(CLI::App& app, CliState& st) {
   add->add_option("--id", f->id, "Task id (with a command after --)");
   add->callback([&st, f] { st.action = [&st, f] { return task_add(st, *f); }; });
   leaf(task, st, f, "terminate", "End a task", task_terminate);
-  leaf(task, st, f, "reactivate", "Run a failed task again", task_reactivate);
+  leaf(task, st, f, "reactivate",
+       "Run a task again: a failed Batch task, or any finished local run as its next attempt",
+       task_reactivate);
   leaf(task, st, f, "delete", "Delete a task and its files", task_delete);
 }
 

@@ -20,11 +20,6 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-bool lower_is_better_by_name(const std::string& metric) {
-  auto n = lower(metric);
-  return n.find("loss") != std::string::npos || n.find("err") != std::string::npos;
-}
-
 std::string sweep_metric_title(const SweepMetric& m) {
   if (m.name.empty()) return "no metric yet";
   return "best by " + m.name + (m.lower_is_better ? " ↓ min" : " ↑ max");
@@ -91,7 +86,7 @@ SweepMetric initial_sweep_metric(const Settings& settings, const std::string& jo
   auto configured = settings.main_metric.find(job);
   std::string name =
       configured != settings.main_metric.end() ? configured->second : main_metric(names);
-  return {name, lower_is_better_by_name(name)};
+  return {name, metric_lower_is_better(name)};
 }
 
 Result<SweepTable> load_sweep_table(Store& store, const Settings& settings,

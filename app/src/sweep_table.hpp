@@ -37,9 +37,6 @@ struct SweepTable {
   std::optional<std::string> best;  ///< id of the best run
 };
 
-/// Losses and error rates go down; everything else (accuracy, reward, BLEU) goes up.
-bool lower_is_better_by_name(const std::string& metric);
-
 /// `best by loss ↓ min`.
 std::string sweep_metric_title(const SweepMetric& m);
 

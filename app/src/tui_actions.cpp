@@ -131,7 +131,6 @@ bool batch_only(Action a) {
     case Action::Scheduling:
     case Action::RemoteLogin:
     case Action::Terminate:
-    case Action::Reactivate:
       return true;
     default:
       return false;
@@ -147,7 +146,7 @@ bool is_task_action(Action a) {
 bool batch_action(AppContext& ctx, TuiState& st, Action a) {
   View v = st.top().view;
   if (st.top().account == kLocalAccount) {
-    if (batch_only(a)) set_status(st, "that key acts on Batch accounts; local runs use r, s, x");
+    if (batch_only(a)) set_status(st, "that key acts on Batch accounts; local runs use r, s, a, x");
     return batch_only(a);
   }
   if (v == View::Pools && batch_only(a)) return pool_action(ctx, st, a), true;
@@ -247,6 +246,9 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Remove:
       confirm_remove(st);
+      break;
+    case Action::Reactivate:
+      retry_local_run(st);
       break;
     case Action::Detail:
       open_detail(ctx, st, View::Detail);

@@ -180,6 +180,8 @@ void apply_action(AppContext& ctx, TuiState& st, Action a);
 void open_view(AppContext& ctx, TuiState& st, View v);
 /// Hands a local action to the worker; its outcome goes to the status bar.
 void run_local(TuiState& st, LocalWorker::Action action);
+/// Retries the selected (or open) finished local run as its next attempt (tui_retry.cpp).
+void retry_local_run(TuiState& st);
 
 /// The status message (tui_status.cpp).
 /// Sets the message, its origin the focused pane and the action being handled.

@@ -251,7 +251,7 @@ void next_metric(AppContext& ctx, TuiState& st) {
   if (names->empty()) return set_status(st, "no metric yet to rank the runs by");
   auto it = std::find(names->begin(), names->end(), st.sweep.metric.name);
   auto next = it == names->end() || it + 1 == names->end() ? names->front() : *(it + 1);
-  rank_by(st, {next, lower_is_better_by_name(next)});
+  rank_by(st, {next, metric_lower_is_better(next)});
 }
 
 }  // namespace

@@ -118,6 +118,8 @@ class Cli : public ::testing::Test {
   }
 
   const std::string& root() const { return root_; }
+  /// The environment every run gets.
+  const std::vector<std::string>& environment() const { return env_; }
   const std::string& data() const { return data_; }
 
  private:

@@ -87,6 +87,32 @@ Result<void> LocalEngine::remove(const std::string& job, const std::string& task
   return ok_result();
 }
 
+Result<void> LocalEngine::remove_job(const std::string& job) {
+  auto r = store_.write(
+      [&]() -> Result<void> {
+        auto j = store_.job(kLocalAccount, job);
+        if (!j) return j.error();
+        if (!j->has_value())
+          return make_error(ErrorKind::NotFound, fmt::format("no job {} in account local", job));
+        auto ids = store_.task_ids(kLocalAccount, job);
+        if (!ids) return ids.error();
+        if (!ids->empty())
+          return make_error(ErrorKind::Conflict,
+                            fmt::format("job {} still has {} run{}: remove them first (rm --job "
+                                        "{})",
+                                        job, ids->size(), ids->size() == 1 ? "" : "s", job));
+        return store_.delete_job(kLocalAccount, job);
+      },
+      Durability::Intent);
+  if (!r) return r;
+  std::error_code ec;
+  std::filesystem::remove_all(fmt::format("{}/runs/{}", config_.data_dir, job), ec);
+  if (ec)
+    return make_error(ErrorKind::Io,
+                      fmt::format("removing files of job {}: {}", job, ec.message()));
+  return ok_result();
+}
+
 void LocalEngine::reap_children() {
   children_.erase(std::remove_if(children_.begin(), children_.end(),
                                  [](pid_t pid) {

@@ -273,7 +273,7 @@ Result<bool> LocalEngine::try_start_locked(Task& t, Placement& p) {
   }
   LocalRun lr = **run;
   if (!p.gpus.empty()) {
-    auto picked = pick_gpus(parse_gpu_ids(lr.gpu_ids), slots_held(t), p.gpus, p.used_gpus);
+    auto picked = pick_gpus(parse_gpu_ids(lr.pinned_gpu_ids), slots_held(t), p.gpus, p.used_gpus);
     if (!picked) return false;
     lr.gpu_ids = format_gpu_ids(*picked);
     p.used_gpus.insert(picked->begin(), picked->end());

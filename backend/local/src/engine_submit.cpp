@@ -13,6 +13,7 @@
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
+#include "run_files.hpp"
 
 namespace trainyard {
 namespace {
@@ -62,13 +63,6 @@ Result<void> validate(const SubmitRequest& req, int total_slots, int gpu_count) 
   return ok_result();
 }
 
-std::string environment_blob(const std::vector<std::string>& env,
-                             const std::vector<std::string>& secrets) {
-  std::string out;
-  for (const auto& e : scrub_environment(env, secrets)) out += e + '\0';
-  return out;
-}
-
 // Written without a sync each: a submission of thousands of tasks syncs once (sync_data_dir).
 Result<void> write_run_files(const RunPaths& paths, const SubmitRequest& req,
                              const std::vector<std::string>& secrets) {
@@ -86,6 +80,13 @@ void sync_data_dir(const std::string& dir) {
 }
 
 }  // namespace
+
+std::string environment_blob(const std::vector<std::string>& env,
+                             const std::vector<std::string>& secrets) {
+  std::string out;
+  for (const auto& e : scrub_environment(env, secrets)) out += e + '\0';
+  return out;
+}
 
 int slots_held(const Task& t) {
   return t.required_slots *
@@ -171,7 +172,7 @@ Result<void> LocalEngine::record_locked(const std::vector<Task>& tasks,
     run.task = t.id;
     run.run_dir = run_paths(config_.data_dir, t.job_id, t.id).dir;
     run.workdir = reqs[i].workdir;
-    run.gpu_ids = format_gpu_ids(reqs[i].gpu_ids);
+    run.gpu_ids = run.pinned_gpu_ids = format_gpu_ids(reqs[i].gpu_ids);
     run.grace_seconds = static_cast<int>(config_.default_grace.count());
     if (auto r = store_.upsert_local_run(run); !r) return r;
     if (auto r = store_.upsert_task(t); !r) return r;

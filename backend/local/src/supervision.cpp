@@ -142,7 +142,7 @@ Result<ChildInfo> Supervision::start_attempt() {
     terminate_group(child->pgid, std::chrono::seconds(1), reap_any_children);
     return r.error();
   }
-  log(fmt::format("attempt {} started: pid {}", task_.execution_info.retry_count, child->pid));
+  log(fmt::format("attempt {} started: pid {}", run_.attempt, child->pid));
   return child;
 }
 

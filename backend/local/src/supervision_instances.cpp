@@ -94,8 +94,8 @@ Result<std::optional<AttemptOutcome>> Supervision::run_coordination() {
   auto leaders = start_coordination();
   if (auto saved = save_subtasks(); !saved) log(saved.error().message);
   if (!leaders) return leaders.error();
-  log(fmt::format("attempt {}: coordination command started in {} instance(s)",
-                  task_.execution_info.retry_count, instance_count()));
+  log(fmt::format("attempt {}: coordination command started in {} instance(s)", run_.attempt,
+                  instance_count()));
   auto failed = wait_coordination(*leaders);
   if (auto saved = save_subtasks(); !saved) log(saved.error().message);
   if (failed) log(fmt::format("{} failed: the primary's command is not run", failed->what));

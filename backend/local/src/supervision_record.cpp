@@ -55,16 +55,22 @@ Result<bool> Supervision::record_outcome(const AttemptOutcome& out) {
     if (auto r = record_completed(out); !r) return r.error();
     return false;
   }
-  log(fmt::format("attempt {} failed ({}); retrying", task_.execution_info.retry_count,
-                  failure_for(out).message));
-  keep_attempt_logs(paths_, task_.execution_info.retry_count);
+  log(fmt::format("attempt {} failed ({}); retrying", run_.attempt, failure_for(out).message));
+  keep_attempt_logs(paths_, run_.attempt);
   Task task = task_;
   task.execution_info.retry_count += 1;
   task.execution_info.last_retry_time = clock_.now();
   task.execution_info.exit_code = out.status.shell_code();
-  auto r = write_until_stored([&] { return store_.upsert_task(task); });
+  LocalRun run = run_;
+  run.attempt += 1;
+  auto r = write_until_stored([&]() -> Result<void> {
+    TY_TRY(keep_stored_stop(run));
+    TY_TRY(store_.upsert_local_run(run));
+    return store_.upsert_task(task);
+  });
   if (!r) return r.error();
   task_ = task;
+  run_ = run;
   return true;
 }
 

@@ -2,6 +2,7 @@
 #include "sync/metric_parser.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <regex>
 
@@ -94,6 +95,12 @@ std::string main_metric(const std::vector<std::string>& names_in_order) {
     }
   }
   return names_in_order.empty() ? std::string() : names_in_order.front();
+}
+
+bool metric_lower_is_better(std::string_view name) {
+  std::string n(name);
+  for (auto& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return n.find("loss") != std::string::npos || n.find("err") != std::string::npos;
 }
 
 }  // namespace trainyard

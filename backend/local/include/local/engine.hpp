@@ -85,6 +85,16 @@ class LocalEngine {
                             std::optional<std::chrono::seconds> grace = std::nullopt);
   /// Deletes a finished task with its files.
   Result<void> remove(const std::string& job, const std::string& task);
+  /// Deletes a job that has no tasks left, with its (empty) run directory.
+  Result<void> remove_job(const std::string& job);
+  /// Queues a finished task again as its next attempt: same id, command, working directory,
+  /// slots, pinned GPUs and environment settings; its retry count starts over (as Batch's
+  /// reactivate does) while its attempt number (LocalRun::attempt) goes on, and the finished
+  /// attempt's logs are kept as stdout/stderr.attempt-N.txt. A run's saved environment is
+  /// deleted when it ends, so the new attempt gets `environment` (the caller's; secrets are
+  /// scrubbed). Returns the new attempt's number; a task that has not finished is a Conflict.
+  Result<int> reactivate(const std::string& job, const std::string& task,
+                         const std::vector<std::string>& environment);
   /// Slots the local node offers now.
   int total_slots() const;
   /// Collects supervisors this process started that have exited (no zombies).

@@ -72,4 +72,8 @@ class MetricParser {
 /// `val_loss`, else the first; empty when there is none.
 std::string main_metric(const std::vector<std::string>& names_in_order);
 
+/// Whether smaller values of a metric are better: losses and error rates (a name containing
+/// `loss` or `err`, in any case); everything else (accuracy, reward) is better larger.
+bool metric_lower_is_better(std::string_view name);
+
 }  // namespace trainyard

@@ -1,0 +1,24 @@
+// `a` on a local run: a finished run is queued again as its next attempt.
+#include <fmt/format.h>
+
+#include "local/task_environment.hpp"
+#include "tui_batch.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+
+void retry_local_run(TuiState& st) {
+  auto task = st.top().view == View::Tasks ? selected_row(st) : std::optional(st.top().task);
+  if (!task || task->empty()) return set_status(st, "no task selected");
+  const std::string job = st.top().job, id = *task;
+  // The TUI's environment, as `trainyard run` from this shell would pass it: a finished run's
+  // saved environment was deleted when it ended.
+  auto environment = current_environment();
+  run_local(st, [job, id, environment](LocalEngine& e) -> Result<std::string> {
+    auto attempt = e.reactivate(job, id, environment);
+    if (!attempt) return attempt.error();
+    return fmt::format("retrying {}/{}: attempt {}", job, id, *attempt);
+  });
+}
+
+}  // namespace trainyard
