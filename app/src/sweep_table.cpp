@@ -11,15 +11,6 @@
 #include "widgets/charts.hpp"
 
 namespace trainyard {
-namespace {
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
-}  // namespace
-
 std::string sweep_metric_title(const SweepMetric& m) {
   if (m.name.empty()) return "no metric yet";
   return "best by " + m.name + (m.lower_is_better ? " ↓ min" : " ↑ max");
