@@ -75,6 +75,31 @@ TEST(BatchClient, ErrorsCarryTheBatchCodeAndRequestId) {
   EXPECT_NE(bad_filter.error().message.find("InvalidQueryParameterValue"), std::string::npos);
 }
 
+// The property at fault is the error's field (a form puts the message under it), and the
+// details (PropertyName, Reason; a formula's Message with its line and column) stay in the text.
+TEST(BatchClient, ErrorsNameThePropertyAtFault) {
+  Fixture f;
+  json pool{{"id", "p1"}, {"vmSize", "STANDARD_D2S_V3"}, {"taskSlotsPerNode", 300}};
+  auto r = f.client->call("POST", "/pools", {}, pool.dump(),
+                          {{"Content-Type", "application/json; odata=minimalmetadata"}}, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(property_at_fault(r.error()), "taskSlotsPerNode");
+  EXPECT_NE(r.error().message.find("InvalidPropertyValue: "), std::string::npos);
+  EXPECT_NE(r.error().message.find("[PropertyName: taskSlotsPerNode]"), std::string::npos)
+      << r.error().message;
+  ASSERT_TRUE(f.client
+                  ->call("POST", "/pools", {}, json{{"id", "p2"}, {"vmSize", "x"}}.dump(),
+                         {{"Content-Type", "application/json; odata=minimalmetadata"}}, false)
+                  .ok());
+  auto bad = f.client->call("POST", "/pools/p2/enableautoscale", {},
+                            json{{"autoScaleFormula", "$TargetDedicatedNodes = 1 +;"}}.dump(),
+                            {{"Content-Type", "application/json; odata=minimalmetadata"}}, false);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(property_at_fault(bad.error()), "");
+  EXPECT_NE(bad.error().message.find("[Message: Line 1, Col "), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(BatchClient, AWrongKeyIsAnAuthError) {
   Fixture f;
   BatchClientOptions o;

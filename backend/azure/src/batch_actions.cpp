@@ -192,6 +192,23 @@ Result<void> enable_autoscale(BatchClient& client, const std::string& pool,
                                          {"AutoScaleTooManyRequestsToEnable"}}));
 }
 
+Result<PoolAutoScale> get_pool_autoscale(BatchClient& client, const std::string& pool) {
+  auto r =
+      client.call("GET", path({"pools", pool}),
+                  {{"$select", "enableAutoScale,autoScaleFormula,autoScaleEvaluationInterval"}});
+  return detail::read_body<PoolAutoScale>(r, [](const json& j) -> Result<PoolAutoScale> {
+    std::optional<Error> err;
+    JsonFields f(j, "", err);
+    PoolAutoScale out;
+    const json* on = f.member("enableAutoScale");
+    out.enabled = on && on->is_boolean() && on->get<bool>();
+    f.get("autoScaleFormula", out.formula);
+    f.get("autoScaleEvaluationInterval", out.interval);
+    if (err) return *err;
+    return out;
+  });
+}
+
 Result<void> disable_autoscale(BatchClient& client, const std::string& pool) {
   // Safe to retry: disabling twice leaves the pool as disabling once does.
   return done(send_action(client, Action{"POST", path({"pools", pool}) + "/disableautoscale"}));

@@ -51,9 +51,12 @@ Error error_from_response(const HttpResponse& r) {
   auto parsed = parse_batch_error(r.body);
   std::string code = parsed ? parsed->code : "HTTP" + std::to_string(r.status);
   std::string message = parsed ? parsed->message : std::string("no Batch error in the response");
-  // The service says why a signature failed (e.g. an account name that differs); keep that.
+  // The details say what was wrong: a signature's mismatch, the property at fault and why, a
+  // formula's line and column (`Message`); property_at_fault reads PropertyName back.
   if (parsed) {
     for (const auto& v : parsed->values) {
+      if (v.name == "PropertyName" || v.name == "Reason" || v.name == "Message")
+        message += fmt::format(" [{}: {}]", v.name, v.value.substr(0, 300));
       if (v.name != "AuthenticationErrorDetail") continue;
       auto detail = without_string_to_sign(v.value).substr(0, 200);
       if (!detail.empty()) message += " " + detail;
@@ -63,6 +66,15 @@ Error error_from_response(const HttpResponse& r) {
   return make_error(kind_for_status(r.status),
                     fmt::format("{}: {} (HTTP {}{}{})", code, message, r.status,
                                 request_id.empty() ? "" : ", request-id ", request_id));
+}
+
+std::string property_at_fault(const Error& e) {
+  static const std::string kTag = "[PropertyName: ";
+  auto at = e.message.find(kTag);
+  if (at == std::string::npos) return "";
+  at += kTag.size();
+  auto end = e.message.find(']', at);
+  return end == std::string::npos ? "" : e.message.substr(at, end - at);
 }
 
 std::optional<Timestamp> parse_http_date(const std::string& text) {

@@ -39,19 +39,13 @@ Result<nlohmann::json> marketplace_image(const std::string& text) {
                         {"version", parts.size() == 4 ? parts[3] : "latest"}};
 }
 
-Result<nlohmann::json> pool_body(const PoolSpec& s) {
-  if (s.id.empty() || s.vm_size.empty())
-    return make_error(ErrorKind::Usage, "a pool needs an id and a VM size");
-  if (s.image.empty() == s.custom_image.empty())
-    return make_error(ErrorKind::Usage, "a pool needs one of a marketplace or a custom image");
-  if (s.node_agent_sku.empty())
-    return make_error(ErrorKind::Usage, "a pool needs a node agent SKU (see pool images)");
-  nlohmann::json image{{"virtualMachineImageId", s.custom_image}};
-  if (!s.image.empty()) {
-    auto m = marketplace_image(s.image);
-    if (!m) return m.error();
-    image = *m;
-  }
+nlohmann::json pool_draft(const PoolSpec& s) {
+  auto market = s.image.empty() ? Result<nlohmann::json>(make_error(ErrorKind::Usage, ""))
+                                : marketplace_image(s.image);
+  nlohmann::json image = market
+                             ? *market
+                             : nlohmann::json{{"virtualMachineImageId",
+                                               s.custom_image.empty() ? s.image : s.custom_image}};
   nlohmann::json body{{"id", s.id},
                       {"vmSize", s.vm_size},
                       {"virtualMachineConfiguration",
@@ -62,6 +56,20 @@ Result<nlohmann::json> pool_body(const PoolSpec& s) {
   if (!s.start_task.empty())
     body["startTask"] = {{"commandLine", s.start_task}, {"waitForSuccess", true}};
   return body;
+}
+
+Result<nlohmann::json> pool_body(const PoolSpec& s) {
+  if (s.id.empty() || s.vm_size.empty())
+    return make_error(ErrorKind::Usage, "a pool needs an id and a VM size");
+  if (s.image.empty() == s.custom_image.empty())
+    return make_error(ErrorKind::Usage, "a pool needs one of a marketplace or a custom image");
+  if (s.node_agent_sku.empty())
+    return make_error(ErrorKind::Usage, "a pool needs a node agent SKU (see pool images)");
+  if (!s.image.empty()) {
+    auto m = marketplace_image(s.image);
+    if (!m) return m.error();
+  }
+  return pool_draft(s);
 }
 
 std::optional<SupportedImage> find_image(const std::vector<SupportedImage>& images,

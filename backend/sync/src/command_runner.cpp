@@ -18,15 +18,36 @@ CommandRunner::~CommandRunner() {
     queue_.clear();
   }
   cv_.notify_all();
+  idle_.notify_all();
   thread_.join();
 }
 
-void CommandRunner::submit(std::string what, BatchCommand command, std::string origin) {
+void CommandRunner::submit(std::string what, BatchCommand command, std::string origin,
+                           BatchReply reply) {
   {
     std::lock_guard<std::mutex> g(mu_);
-    queue_.push_back({std::move(what), std::move(origin), std::move(command)});
+    queue_.push_back({std::move(what), std::move(origin), std::move(command), std::move(reply)});
   }
   cv_.notify_all();
+}
+
+size_t CommandRunner::run_replies() {
+  std::vector<std::pair<BatchReply, Result<std::string>>> ready;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    ready.swap(done_);
+  }
+  // Outside the lock: a reply may queue another action.
+  for (auto& [reply, outcome] : ready) reply(outcome);
+  return ready.size();
+}
+
+void CommandRunner::settle() {
+  {
+    std::unique_lock<std::mutex> g(mu_);
+    idle_.wait(g, [&] { return stopping_ || (queue_.empty() && running_ == 0); });
+  }
+  run_replies();
 }
 
 size_t CommandRunner::pending() const {
@@ -69,8 +90,11 @@ void CommandRunner::run() {
     auto r = execute(next.command);
     {
       std::lock_guard<std::mutex> g(mu_);
+      if (next.reply) done_.emplace_back(std::move(next.reply), r);
       --running_;
     }
+    idle_.notify_all();
+    // The status message also wakes the UI loop, which then runs the replies.
     if (on_done_)
       on_done_(r ? StatusMessage{*r, false, next.origin}
                  : StatusMessage{next.what + ": " + r.error().message, true, next.origin});

@@ -74,6 +74,16 @@ Result<void> enable_autoscale(BatchClient& client, const std::string& pool,
 /// `POST /pools/{pool}/disableautoscale`: the pool keeps its current targets.
 Result<void> disable_autoscale(BatchClient& client, const std::string& pool);
 
+/// A pool's autoscale settings.
+struct PoolAutoScale {
+  bool enabled = false;  ///< enableAutoScale
+  std::string formula;   ///< autoScaleFormula; empty when autoscale is off
+  std::string interval;  ///< autoScaleEvaluationInterval (ISO 8601); empty when off
+};
+
+/// `GET /pools/{pool}` for its autoscale settings only.
+Result<PoolAutoScale> get_pool_autoscale(BatchClient& client, const std::string& pool);
+
 /// An AutoScaleRun: what a formula evaluated to.
 struct AutoScaleEvaluation {
   std::string results;  ///< `$TargetDedicatedNodes=2;$NodeDeallocationOption=requeue;…`

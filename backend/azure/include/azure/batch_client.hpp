@@ -106,4 +106,8 @@ std::optional<Timestamp> parse_http_date(const std::string& text);
 /// The Error a non-2xx Batch response stands for (see BatchClient::call).
 Error error_from_response(const HttpResponse& r);
 
+/// The request property a Batch error names (its PropertyName detail, `vmSize`), kept in the
+/// message by error_from_response; empty when it names none.
+std::string property_at_fault(const Error& e);
+
 }  // namespace trainyard::azure

@@ -27,6 +27,10 @@ struct PoolSpec {
 /// Usage error naming the text otherwise.
 Result<nlohmann::json> marketplace_image(const std::string& text);
 
+/// The pool's Batch body as given, unchecked (what an editor starts from): a marketplace image
+/// that does not parse is written as a custom image id.
+nlohmann::json pool_draft(const PoolSpec& spec);
+
 /// The pool's Batch body (wire names); a Usage error when a required field is missing.
 Result<nlohmann::json> pool_body(const PoolSpec& spec);
 

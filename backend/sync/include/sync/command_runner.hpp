@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "azure/batch_client.hpp"
 #include "core/event_queue.hpp"
@@ -23,6 +24,9 @@ namespace trainyard {
 /// status-bar text of its success.
 using BatchCommand = std::function<Result<std::string>(azure::BatchClient&, Store&)>;
 
+/// What the UI thread does with an action's outcome (a form shows its error, a read fills a form).
+using BatchReply = std::function<void(const Result<std::string>&)>;
+
 /// A worker thread running one account's actions in order.
 class CommandRunner {
  public:
@@ -35,12 +39,23 @@ class CommandRunner {
   CommandRunner& operator=(const CommandRunner&) = delete;
 
   /// Queues an action; `what` names it in a failure (`resize pool gpu`); `origin` is passed on
-  /// in its StatusMessage (where the user asked for it).
-  void submit(std::string what, BatchCommand command, std::string origin = "");
+  /// in its StatusMessage (where the user asked for it). `reply`, when given, later runs on the
+  /// UI thread with the outcome, from run_replies().
+  void submit(std::string what, BatchCommand command, std::string origin = "",
+              BatchReply reply = {});
   /// Actions queued or running.
   size_t pending() const;
+  /// Runs the replies of finished actions (UI thread only); returns how many ran.
+  size_t run_replies();
+  /// Waits until every queued action has finished, then runs the replies (headless use).
+  void settle();
 
  private:
+  struct Queued {
+    std::string what, origin;
+    BatchCommand command;
+    BatchReply reply;
+  };
   void run();
   Result<std::string> execute(const BatchCommand& command);
 
@@ -52,11 +67,9 @@ class CommandRunner {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  struct Queued {
-    std::string what, origin;
-    BatchCommand command;
-  };
+  std::condition_variable idle_;
   std::deque<Queued> queue_;
+  std::vector<std::pair<BatchReply, Result<std::string>>> done_;
   size_t running_ = 0;
   bool stopping_ = false;
   std::thread thread_;
