@@ -115,6 +115,18 @@ class NcursesTerminal final : public Terminal {
 
   int input_fd() const override { return 0; }
 
+  void suspend() override {
+    def_prog_mode();
+    endwin();
+  }
+
+  void resume() override {
+    reset_prog_mode();
+    // What the editor left on the screen is unknown to curses: the next refresh repaints all.
+    clearok(curscr, TRUE);
+    refresh();
+  }
+
  private:
   attr_t attr_for(const Style& s) {
     attr_t a = A_NORMAL;

@@ -9,8 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "editor.hpp"
 #include "frame_stats.hpp"
 #include "local/nvml_source.hpp"
+#include "local/task_environment.hpp"
 #include "output.hpp"
 #include "tui_state.hpp"
 #include "widgets/box.hpp"
@@ -131,6 +133,14 @@ void load_page(AppContext& ctx, TuiState& st) {
   st.page = load_table(ctx, st, c.first, rows);
 }
 
+// The editor gets the terminal, and what every child gets of the environment (no secrets).
+Result<void> edit_file(AppContext& ctx, Terminal& term, const std::string& path) {
+  term.suspend();
+  auto r = run_editor(path, scrub_environment(current_environment(), ctx.engine.secret_variables));
+  term.resume();
+  return r;
+}
+
 }  // namespace
 
 Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
@@ -141,6 +151,7 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
                                            GpuMonitorOptions{},
                                            [st = st_.get()] { st->events.post(Wake{}); });
+  st_->edit_file = [&term, &ctx](const std::string& path) { return edit_file(ctx, term, path); };
   register_known_accounts(ctx);
   st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
@@ -186,6 +197,7 @@ void Tui::pump() {
 
 void Tui::settle() {
   st_->local->settle();
+  for (auto& [account, runner] : st_->runners) runner->settle();
   refresh();
 }
 
@@ -254,6 +266,7 @@ void Tui::tick() {
 // (when the store really changed); a GPU sample only redraws the GPU pane.
 bool Tui::handle_events() {
   bool changed = st_->local->run_replies() > 0, wrote = false;
+  for (auto& [account, runner] : st_->runners) changed = runner->run_replies() > 0 || changed;
   for (auto& e : st_->events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
       set_status_from(*st_, m->origin, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);

@@ -29,13 +29,35 @@ std::optional<std::string> selected_row(TuiState& st);
 /// Queues `command` on the focused account's worker (refused, with a status message, when the
 /// account is read-only or unknown); the status bar shows `what…` until it answers.
 /// `change` false: a read, allowed on a read-only account.
+/// `reply`, when given, runs on the UI thread with the outcome.
 void run_batch(AppContext& ctx, TuiState& st, const std::string& what, BatchCommand command,
-               bool change = true);
+               bool change = true, BatchReply reply = {});
 /// Asks first (default No), then runs.
 void confirm_then(AppContext& ctx, TuiState& st, std::string title, std::string question,
                   std::string what, BatchCommand command);
 /// Shows `form`; on a valid submit, `on_submit` gets it (and the form closes).
 void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_submit);
+/// A change a form sends: its name (`create pool gpu`) and the command.
+struct FormChange {
+  std::string what;
+  BatchCommand command;
+};
+
+/// What a Batch form sends (tui_batch_forms.cpp).
+struct BatchForm {
+  std::function<FormChange(const Form&)> change;  ///< what Enter sends
+  std::string json_name;                          ///< `pool.json`; empty: no ^O
+  /// ^O's pre-fill: the request the form's current values stand for.
+  std::function<nlohmann::json(const Form&)> to_json;
+  /// What an edited request sends; an error (nothing sent) when it is not one.
+  std::function<Result<FormChange>(const nlohmann::json&)> json_change;
+  /// ^T: tries the form's values (empty: no ^T).
+  std::function<void(const Form&)> evaluate;
+};
+/// Shows a Batch form. A refusal (from the service or before it) brings the form back with what
+/// was typed and the error under the field it names, or under the form.
+void open_batch_form(AppContext& ctx, TuiState& st, Form form, BatchForm spec);
+
 /// True when the focused account takes changes; else says why in the status bar.
 bool account_writable(AppContext& ctx, TuiState& st);
 
@@ -52,6 +74,7 @@ void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec
 
 /// Pane actions (tui_batch_pools.cpp).
 void open_pool_form(AppContext& ctx, TuiState& st);
+/// Reads the pool's autoscale settings, then shows them in a form (tui_batch_autoscale.cpp).
 void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool);
 
 }  // namespace trainyard

@@ -75,10 +75,10 @@ bool account_writable(AppContext& ctx, TuiState& st) {
 }
 
 void run_batch(AppContext& ctx, TuiState& st, const std::string& what, BatchCommand command,
-               bool change) {
+               bool change, BatchReply reply) {
   auto* runner = runner_for(ctx, st, change);
   if (!runner) return;
-  runner->submit(what, std::move(command), status_origin(st));
+  runner->submit(what, std::move(command), status_origin(st), std::move(reply));
   set_status(st, what + "…");
 }
 
@@ -95,6 +95,7 @@ void confirm_then(AppContext& ctx, TuiState& st, std::string title, std::string 
 void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_submit) {
   st.form = std::move(form);
   st.on_form_submit = std::move(on_submit);
+  st.form_hooks = {};
   st.mode = Mode::Form;
 }
 

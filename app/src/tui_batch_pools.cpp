@@ -1,5 +1,6 @@
-// Pool actions from the Pools pane: create (a form), resize, stop resize, autoscale (enable with
-// the evaluation shown, disable) and delete (the pool id typed to confirm).
+// Pool actions from the Pools pane: create (a form, or the request in $EDITOR), resize, stop
+// resize, autoscale (tui_batch_autoscale.cpp), disable autoscale and delete (the pool id typed to
+// confirm).
 #include <fmt/format.h>
 
 #include "azure/batch_actions.hpp"
@@ -40,19 +41,82 @@ Result<std::string> create_pool(azure::BatchClient& c, Store& s, azure::PoolSpec
       "creating pool " + spec.id + *note);
 }
 
+// An edited request's empty node agent SKU is filled from supportedimages, as the form's is.
+Result<void> fill_agent_sku(azure::BatchClient& c, nlohmann::json& body) {
+  auto& vm = body["virtualMachineConfiguration"];
+  if (!vm.is_object() || !vm.value("nodeAgentSKUId", std::string()).empty()) return {};
+  const auto& ref = vm.value("imageReference", nlohmann::json::object());
+  if (!ref.contains("publisher")) return {};
+  auto images = azure::supported_images(c);
+  if (!images) return images.error();
+  auto name =
+      ref.value("publisher", "") + ":" + ref.value("offer", "") + ":" + ref.value("sku", "");
+  auto found = azure::find_image(*images, name);
+  if (!found)
+    return make_error(ErrorKind::Usage,
+                      "image " + name + " is not in supportedimages: give its nodeAgentSKUId");
+  vm["nodeAgentSKUId"] = found->node_agent_sku_id;
+  return {};
+}
+
+Result<FormChange> pool_json_change(const nlohmann::json& request) {
+  const auto& id = request.value("id", nlohmann::json());
+  if (!id.is_string() || !is_valid_batch_id(id.get<std::string>()))
+    return make_error(ErrorKind::Usage, "/id: a pool id (1-64 letters, digits, - and _) is needed");
+  std::string pool = id.get<std::string>();
+  return FormChange{"create pool " + pool,
+                    [pool, request](azure::BatchClient& c, Store& s) -> Result<std::string> {
+                      auto body = request;
+                      TY_TRY(fill_agent_sku(c, body));
+                      return changed(
+                          azure::create_pool(c, body), [&] { return cache_pool(s, c, pool); },
+                          "creating pool " + pool);
+                    }};
+}
+
+bool is_custom_image(const std::string& image) {
+  return image.rfind("/", 0) == 0;
+}
+
 azure::PoolSpec spec_from(const Form& f) {
   azure::PoolSpec spec;
   spec.id = f.value("Id");
   spec.vm_size = f.value("VM size");
   auto image = f.value("Image");
   // A custom image is a resource id; a marketplace one is publisher:offer:sku.
-  (image.rfind("/", 0) == 0 ? spec.custom_image : spec.image) = image;
+  (is_custom_image(image) ? spec.custom_image : spec.image) = image;
   spec.node_agent_sku = f.value("Agent SKU");
   spec.dedicated = whole_number(f.value("Dedicated"));
   spec.spot = whole_number(f.value("Spot"));
   spec.task_slots = whole_number(f.value("Task slots"));
   spec.start_task = f.value("Start task");
   return spec;
+}
+
+// supportedimages knows marketplace images only: a custom image's agent is the user's to name.
+std::optional<std::pair<std::string, std::string>> custom_image_needs_agent(const Form& f) {
+  if (!is_custom_image(f.value("Image")) || !f.value("Agent SKU").empty()) return std::nullopt;
+  return std::pair<std::string, std::string>{
+      "Agent SKU", "a custom image needs its node agent SKU (e.g. batch.node.ubuntu 22.04)"};
+}
+
+Form pool_form() {
+  Form f;
+  f.title = "Create a pool";
+  f.add("Id", "", "pool id", id_field).sets("id");
+  f.add("VM size", "Standard_NC24ads_A100_v4", "e.g. Standard_D4s_v5", required_field)
+      .sets("vmSize");
+  f.add("Image", "microsoft-dsvm:ubuntu-hpc:2204", "publisher:offer:sku or a custom image id",
+        required_field)
+      .sets("virtualMachineConfiguration.imageReference");
+  f.add("Agent SKU", "", "empty: from supportedimages")
+      .sets("virtualMachineConfiguration.nodeAgentSKUId");
+  f.add("Dedicated", "1", "dedicated nodes", count_field).sets("targetDedicatedNodes");
+  f.add("Spot", "0", "Spot nodes", count_field).sets("targetLowPriorityNodes");
+  f.add("Task slots", "1", "tasks per node", count_field).sets("taskSlotsPerNode");
+  f.add("Start task", "", "command run on each node first (optional)").sets("startTask");
+  f.check = custom_image_needs_agent;
+  return f;
 }
 
 void open_resize_form(AppContext& ctx, TuiState& st, const std::string& pool) {
@@ -92,47 +156,16 @@ void open_delete_form(AppContext& ctx, TuiState& st, const std::string& pool) {
 
 void open_pool_form(AppContext& ctx, TuiState& st) {
   if (!account_writable(ctx, st)) return;
-  Form f;
-  f.title = "Create a pool";
-  f.add("Id", "", "pool id", id_field);
-  f.add("VM size", "Standard_NC24ads_A100_v4", "e.g. Standard_D4s_v5", required_field);
-  f.add("Image", "microsoft-dsvm:ubuntu-hpc:2204", "publisher:offer:sku or a custom image id",
-        required_field);
-  f.add("Agent SKU", "", "empty: from supportedimages");
-  f.add("Dedicated", "1", "dedicated nodes", count_field);
-  f.add("Spot", "0", "Spot nodes", count_field);
-  f.add("Task slots", "1", "tasks per node", count_field);
-  f.add("Start task", "", "command run on each node first (optional)");
-  open_form(st, std::move(f), [&ctx, &st](const Form& form) {
-    auto spec = spec_from(form);
-    run_batch(ctx, st, "create pool " + spec.id,
-              [spec](azure::BatchClient& c, Store& s) { return create_pool(c, s, spec); });
-  });
-}
-
-void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool) {
-  if (!account_writable(ctx, st)) return;
-  Form f;
-  f.title = "Autoscale pool " + pool;
-  f.add("Formula", "$TargetDedicatedNodes = min(4, $PendingTasks.GetSample(1));",
-        "autoscale formula", required_field);
-  f.add("Interval", "PT5M", "evaluation interval (ISO 8601, at least PT5M)");
-  open_form(st, std::move(f), [&ctx, &st, pool](const Form& form) {
-    auto formula = form.value("Formula");
-    auto interval = parse_iso_duration(form.value("Interval"));
-    std::optional<Duration> every;
-    if (interval) every = *interval;
-    run_batch(ctx, st, "autoscale " + pool,
-              [pool, formula, every](azure::BatchClient& c, Store& s) -> Result<std::string> {
-                TY_TRY(azure::enable_autoscale(c, pool, formula, every));
-                // Enabling evaluates once; showing that evaluation says what it will do.
-                auto eval = azure::evaluate_autoscale(c, pool, formula);
-                (void)cache_pool(s, c, pool);
-                if (!eval) return "autoscale enabled on " + pool;
-                if (!eval->error.empty()) return "autoscale on " + pool + ": " + eval->error;
-                return "autoscale on " + pool + ": " + eval->results;
-              });
-  });
+  BatchForm spec;
+  spec.change = [](const Form& form) {
+    auto pool = spec_from(form);
+    return FormChange{"create pool " + pool.id,
+                      [pool](azure::BatchClient& c, Store& s) { return create_pool(c, s, pool); }};
+  };
+  spec.json_name = "pool.json";
+  spec.to_json = [](const Form& form) { return azure::pool_draft(spec_from(form)); };
+  spec.json_change = pool_json_change;
+  open_batch_form(ctx, st, pool_form(), std::move(spec));
 }
 
 void pool_action(AppContext& ctx, TuiState& st, Action a) {

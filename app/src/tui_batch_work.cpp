@@ -38,44 +38,84 @@ void toggle_scheduling(AppContext& ctx, TuiState& st, const std::string& node) {
             });
 }
 
+// An edited request's id, checked before anything is sent.
+Result<std::string> request_id(const nlohmann::json& request, const char* what) {
+  const auto& id = request.value("id", nlohmann::json());
+  if (!id.is_string() || !is_valid_batch_id(id.get<std::string>()))
+    return make_error(ErrorKind::Usage,
+                      fmt::format("/id: a {} id (1-64 letters, digits, - and _) is needed", what));
+  return id.get<std::string>();
+}
+
+FormChange job_change(const nlohmann::json& body) {
+  std::string id = body.value("id", "");
+  return {"create job " + id, [id, body](azure::BatchClient& c, Store& s) {
+            return changed(
+                azure::create_job(c, body), [&] { return cache_job(s, c, id); },
+                "created job " + id);
+          }};
+}
+
+nlohmann::json job_request(const Form& form) {
+  return {{"id", form.value("Id")}, {"poolInfo", {{"poolId", form.value("Pool")}}}};
+}
+
 void open_job_form(AppContext& ctx, TuiState& st) {
   if (!account_writable(ctx, st)) return;
   Form f;
   f.title = "Create a job";
-  f.add("Id", "", "job id", id_field);
+  f.add("Id", "", "job id", id_field).sets("id");
   std::string first_pool;
   if (auto pools = ctx.store->pools(st.top().account); pools && !pools->empty())
     first_pool = pools->front().id;
-  f.add("Pool", first_pool, "pool id", id_field);
-  open_form(st, std::move(f), [&ctx, &st](const Form& form) {
-    std::string id = form.value("Id"), pool = form.value("Pool");
-    nlohmann::json body{{"id", id}, {"poolInfo", {{"poolId", pool}}}};
-    run_batch(ctx, st, "create job " + id, [id, body](azure::BatchClient& c, Store& s) {
-      return changed(
-          azure::create_job(c, body), [&] { return cache_job(s, c, id); }, "created job " + id);
-    });
-  });
+  f.add("Pool", first_pool, "pool id", id_field).sets("poolInfo.poolId");
+  BatchForm spec;
+  spec.change = [](const Form& form) { return job_change(job_request(form)); };
+  spec.json_name = "job.json";
+  spec.to_json = job_request;
+  spec.json_change = [](const nlohmann::json& body) -> Result<FormChange> {
+    TY_TRY(request_id(body, "job"));
+    return job_change(body);
+  };
+  open_batch_form(ctx, st, std::move(f), std::move(spec));
+}
+
+FormChange task_change(const std::string& job, const nlohmann::json& task) {
+  std::string id = task.value("id", "");
+  return {"add task " + id, [job, id, task](azure::BatchClient& c, Store& s) {
+            auto added = azure::add_tasks(c, job, {task});
+            return changed(
+                added ? Result<void>() : Result<void>(added.error()),
+                [&] { return recache_task(s, c, job, id); }, "added " + job + "/" + id);
+          }};
+}
+
+nlohmann::json task_request(const Form& form) {
+  nlohmann::json task{{"id", form.value("Id")}, {"commandLine", form.value("Command")}};
+  if (auto slots = whole_number(form.value("Slots")); slots && *slots > 1)
+    task["requiredSlots"] = *slots;
+  return task;
 }
 
 void open_task_form(AppContext& ctx, TuiState& st, const std::string& job) {
   if (!account_writable(ctx, st)) return;
   Form f;
   f.title = "Add a task to " + job;
-  f.add("Id", "", "task id", id_field);
-  f.add("Command", "", "command line (run by /bin/sh -c on Linux nodes)", required_field);
-  f.add("Slots", "1", "task slots it takes", count_field);
-  open_form(st, std::move(f), [&ctx, &st, job](const Form& form) {
-    std::string id = form.value("Id");
-    nlohmann::json task{{"id", id}, {"commandLine", form.value("Command")}};
-    if (auto slots = whole_number(form.value("Slots")); slots && *slots > 1)
-      task["requiredSlots"] = *slots;
-    run_batch(ctx, st, "add task " + id, [job, id, task](azure::BatchClient& c, Store& s) {
-      auto added = azure::add_tasks(c, job, {task});
-      return changed(
-          added ? Result<void>() : Result<void>(added.error()),
-          [&] { return recache_task(s, c, job, id); }, "added " + job + "/" + id);
-    });
-  });
+  f.add("Id", "", "task id", id_field).sets("id");
+  f.add("Command", "", "command line (run by /bin/sh -c on Linux nodes)", required_field)
+      .sets("commandLine");
+  f.add("Slots", "1", "task slots it takes", count_field).sets("requiredSlots");
+  BatchForm spec;
+  spec.change = [job](const Form& form) { return task_change(job, task_request(form)); };
+  spec.json_name = "task.json";
+  spec.to_json = task_request;
+  spec.json_change = [job](const nlohmann::json& task) -> Result<FormChange> {
+    TY_TRY(request_id(task, "task"));
+    if (!task.value("commandLine", nlohmann::json()).is_string())
+      return make_error(ErrorKind::Usage, "/commandLine: a command line is needed");
+    return task_change(job, task);
+  };
+  open_batch_form(ctx, st, std::move(f), std::move(spec));
 }
 
 }  // namespace

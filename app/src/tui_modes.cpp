@@ -1,5 +1,5 @@
-// Modal input: the filter line, the command line, log search, the run form, confirm, help.
-#include <filesystem>
+// Modal input: the filter line, the command line, log search, forms (the run form:
+// tui_run_form.cpp), confirm, help.
 #include <map>
 
 #include <fmt/format.h>
@@ -64,61 +64,15 @@ void handle_search(TuiState& st, const KeyEvent& key) {
   log_search(st, true);
 }
 
-std::optional<int> positive_int(const std::string& s) {
-  try {
-    size_t used = 0;
-    int v = std::stoi(s, &used);
-    if (used == s.size() && v > 0) return v;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-
-// The form stays open until the worker answers, so a refused run keeps what the user typed.
-void run_form_submitted(TuiState& st, const Result<std::string>& r) {
-  st.run_form_pending = false;
-  bool open = st.mode == Mode::Form && st.form && !st.on_form_submit;
-  if (!r && open) {
-    st.form->error = r.error().message;
-    return;
-  }
-  set_status(st, r ? *r : r.error().message, r ? StatusLevel::Ok : StatusLevel::Error);
-  if (!r || !open) return;
-  st.form.reset();
-  st.mode = Mode::Normal;
-}
-
-void submit_run_form(TuiState& st) {
-  if (st.run_form_pending) return;  // Enter twice must not queue the run twice
-  SubmitRequest req;
-  req.command_line = st.form->value("Command");
-  req.job = st.form->value("Job");
-  req.display_name = st.form->value("Name");
-  req.gpus = positive_int(st.form->value("GPUs")).value_or(1);
-  req.workdir = st.form->value("Directory");
-  req.environment = current_environment();
-  st.run_form_pending = true;
-  st.local->submit(
-      [req](LocalEngine& e) -> Result<std::string> {
-        auto t = e.submit(req);
-        if (!t) return t.error();
-        return fmt::format("queued {}/{}", t->job_id, t->id);
-      },
-      [&st](const Result<std::string>& r) { run_form_submitted(st, r); });
-}
-
 void handle_form(TuiState& st, const KeyEvent& key) {
+  if (handle_form_hook_key(st, key)) return;
   auto r = st.form->handle(key);
   if (r == Reaction::Cancel) {
-    st.form.reset();
-    st.on_form_submit = nullptr;
-    st.mode = Mode::Normal;
+    close_form(st);
   } else if (r == Reaction::Submit && st.on_form_submit) {
     auto submit = std::move(st.on_form_submit);
     auto form = std::move(*st.form);
-    st.form.reset();
-    st.on_form_submit = nullptr;
-    st.mode = Mode::Normal;
+    close_form(st);
     submit(form);
   } else if (r == Reaction::Submit) {
     submit_run_form(st);
@@ -178,29 +132,6 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
     open_view(ctx, st, View::Tasks);
   else if (cmd == "gpus")
     open_view(ctx, st, View::Gpus);
-}
-
-void open_run_form(TuiState& st) {
-  if (st.top().account != kLocalAccount)
-    return set_status(st, "runs start on the local account for now", StatusLevel::Error);
-  Form f;
-  st.on_form_submit = nullptr;
-  f.title = "Start a run";
-  std::error_code ec;
-  auto cwd = std::filesystem::current_path(ec).string();
-  using Msg = std::optional<std::string>;
-  f.add("Command", st.options.demo_command, "shell command line",
-        [](const std::string& v) { return v.empty() ? Msg("a command is needed") : Msg(); });
-  f.add("Job", st.top().job.empty() ? "default" : st.top().job, "job id", [](const std::string& v) {
-    return is_valid_batch_id(v) ? Msg() : Msg("job ids: letters, digits, - and _");
-  });
-  f.add("Name", "", "display name (optional)");
-  f.add("GPUs", "1", "slots", [](const std::string& v) {
-    return positive_int(v) ? Msg() : Msg("GPUs must be a whole number >= 1");
-  });
-  f.add("Directory", cwd, "working directory");
-  st.form = std::move(f);
-  st.mode = Mode::Form;
 }
 
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {

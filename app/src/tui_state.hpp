@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "app/context.hpp"
 #include "app/keymap.hpp"
 #include "app/tui.hpp"
@@ -115,6 +117,18 @@ struct StatusTrack {
   bool polled = false;        ///< set on a Batch account's pane, whose data a poller renews
 };
 
+/// What the open form's extra keys do (tui_forms.cpp); an empty member: that key does nothing.
+struct FormHooks {
+  /// ^O: the request the form stands for, as JSON text for $EDITOR.
+  std::function<std::string(const Form&)> to_json;
+  std::string json_name;  ///< the name an edit is checked under (`pool.json`)
+  /// Checks an edited request and, when it is valid, sends it and closes the form; else the
+  /// error (its line and column) and nothing is sent.
+  std::function<Result<void>(const std::string& text, const Form&)> send_json;
+  std::function<void(const Form&)> evaluate;  ///< ^T: try the form's values (autoscale)
+  std::string draft;                          ///< an edit that failed its check: what ^O opens next
+};
+
 /// Everything the UI thread owns.
 struct TuiState {
   TuiOptions options;
@@ -124,6 +138,9 @@ struct TuiState {
   std::optional<Form> form;
   /// What a valid submit of `form` does; empty: the local run form's submit.
   std::function<void(const Form&)> on_form_submit;
+  FormHooks form_hooks;  ///< the open form's ^O and ^T
+  /// Runs $EDITOR on a file with the terminal handed over to it (set by the Tui).
+  std::function<Result<void>(const std::string& path)> edit_file;
   std::optional<DialogVm> confirm;
   std::function<void()> on_confirm;
   StatusBarVm status;
@@ -201,9 +218,25 @@ void age_status(TuiState& st);
 
 /// Modes (tui_modes.cpp).
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
+/// The run form (tui_run_form.cpp): shows it; queues its run on Enter.
 void open_run_form(TuiState& st);
+void submit_run_form(TuiState& st);
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text);
 std::vector<std::string> complete_command(const std::string& prefix);
+
+/// Form keys beyond editing (tui_forms.cpp).
+/// ^O (the request in $EDITOR) and ^T (evaluate) of the open form; false for other keys.
+bool handle_form_hook_key(TuiState& st, const KeyEvent& key);
+/// Closes the open form, forgetting its handlers.
+void close_form(TuiState& st);
+/// `path` read whole; an Io error naming it when it cannot be read.
+Result<std::string> read_whole_file(const std::string& path);
+/// An edited request: JSON text that must hold an object; a parse error names `name` with its
+/// line and column (`pool.json:3:5: …`).
+Result<nlohmann::json> parse_request_json(const std::string& name, const std::string& text);
+/// A service's error as a form shows it: the detail (a formula's line and column, a reason)
+/// first, without the request id.
+std::string service_error_text(const std::string& message);
 
 /// Submitting a spec file (tui_submit.cpp).
 /// Opens the spec path prompt (a Batch account must take changes).

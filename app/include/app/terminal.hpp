@@ -28,6 +28,10 @@ class Terminal {
   virtual std::optional<KeyEvent> read_key() = 0;
   /// An fd to poll() for input, or -1 when keys are injected.
   virtual int input_fd() const = 0;
+  /// Gives the terminal back as it was before the UI (an editor runs in it meanwhile).
+  virtual void suspend() {}
+  /// Takes the terminal again after suspend() and redraws it whole at the next present().
+  virtual void resume() {}
 };
 
 /// A terminal in memory: fixed size, scripted keys, remembers the last frame.
