@@ -250,12 +250,8 @@ void load_pools(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
 }
 
 void load_nodes(AppContext& ctx, const Frame& f, size_t first, int rows, TablePage& p) {
-  p.columns = {{"NODE", 0, 8, 2},
-               {"STATE", 19, 1, 0, Align::Left, 8},
-               {"KIND", 9},
-               {"SCHEDULING", 10},
-               {"SLOTS", 7, 1, 0, Align::Right},
-               {"IP", 0, 9, 1}};
+  p.columns = {{"NODE", 0, 8, 2},  {"STATE", 19, 1, 0, Align::Left, 8}, {"KIND", 9},
+               {"SCHEDULING", 10}, {"SLOTS", 7, 1, 0, Align::Right},    {"IP", 0, 9, 1}};
   auto ages = load_sync_ages(ctx, f.account);
   if (ages.batch) {
     p.columns.push_back({"ERROR", 0, 8, 3});
