@@ -62,6 +62,28 @@ TEST(LineChart, NarrowFixedRange) {
   snapshot::expect_snapshot(c, "line_chart", "narrow");
 }
 
+// Two attempts of one task: the line breaks between them and a rule marks where the second began.
+TEST(LineChart, AttemptMarker) {
+  Canvas c(50, 10);
+  LineChartVm vm;
+  vm.title = "loss · stdout";
+  auto values = loss_curve(30, 0.4);
+  values.push_back(NAN);
+  auto second = loss_curve(19, 1.0);
+  values.insert(values.end(), second.begin(), second.end());
+  vm.series = {{"stdout", values, Role::ChartSeries1}};
+  vm.markers = {{31, "attempt 1"}};
+  vm.x_left = "0";
+  vm.x_right = "50 pts";
+  render_line_chart(vm, c, c.bounds());
+  snapshot::expect_snapshot(c, "line_chart", "attempt_marker");
+  // The rule stands where value 31 of 50 is drawn: dot round(31 * 85 / 49) = 54 of 86, cell 27
+  // of the plot, which starts after the y labels (`0.1959`, 6 cells) and the axis.
+  const int rule_x = 7 + 27;
+  EXPECT_EQ(c.at(rule_x, 8).grapheme, "┊");
+  EXPECT_EQ(c.at(rule_x, 8).role, Role::ChartAxis);
+}
+
 TEST(LineChart, AxisFormat) {
   EXPECT_EQ(format_axis_value(0.012345), "0.01235");
   EXPECT_EQ(format_axis_value(15000), "1.5e+04");

@@ -95,6 +95,10 @@ class BrailleGrid {
   std::vector<Role> roles_;
 };
 
+int dot_x(std::size_t i, std::size_t n, int dots_w) {
+  return n <= 1 ? 0 : static_cast<int>(std::lround(double(i) * (dots_w - 1) / double(n - 1)));
+}
+
 void plot_series(BrailleGrid& grid, const Series& s, Range y, int dots_w, int dots_h) {
   const auto n = s.values.size();
   bool have_prev = false;
@@ -105,11 +109,25 @@ void plot_series(BrailleGrid& grid, const Series& s, Range y, int dots_w, int do
       have_prev = false;
       continue;
     }
-    int x = n == 1 ? 0 : static_cast<int>(std::lround(double(i) * (dots_w - 1) / double(n - 1)));
+    int x = dot_x(i, n, dots_w);
     int yy = dots_h - 1 - level_of(std::clamp(v, y.lo, y.hi), y, dots_h - 1);
     grid.line(have_prev ? px : x, have_prev ? py : yy, x, yy, s.role);
     have_prev = true;
     px = x, py = yy;
+  }
+}
+
+// Rules go under the lines (the braille cells drawn later cover them where they cross); their
+// labels go on the x label row under the rule, up to `label_end` (where the right x label is).
+void draw_markers(const LineChartVm& vm, Canvas& canvas, Rect plot, int label_end) {
+  if (vm.series.empty()) return;
+  const auto n = vm.series.front().values.size();
+  for (const auto& m : vm.markers) {
+    if (m.index >= n) continue;
+    int x = plot.x + dot_x(m.index, n, plot.w * 2) / 2;
+    canvas.fill({x, plot.y, 1, plot.h}, Role::ChartAxis, "┊");
+    if (x < label_end)
+      canvas.draw_text_truncated(x, plot.bottom(), m.label, Role::ChartAxis, label_end - x);
   }
 }
 
@@ -168,12 +186,13 @@ void render_line_chart(const LineChartVm& vm, Canvas& canvas, Rect r) {
   label_w = std::min(label_w, r.w / 3);
   Rect plot{r.x + label_w + 1, r.y + 1, r.w - label_w - 1, r.h - 2};
   draw_y_axis(canvas, plot, label_w, y);
+  int bottom = r.bottom() - 1;
+  int xr_w = std::min(text_width(vm.x_right), plot.w - text_width(vm.x_left) - 1);
+  draw_markers(vm, canvas, plot, plot.right() - std::max(xr_w, 0) - 1);
   BrailleGrid grid(plot.w, plot.h);
   for (const auto& s : vm.series) plot_series(grid, s, y, plot.w * 2, plot.h * 4);
   grid.draw(canvas, plot.x, plot.y);
-  int bottom = r.bottom() - 1;
   canvas.draw_text_truncated(plot.x, bottom, vm.x_left, Role::ChartAxis, plot.w);
-  int xr_w = std::min(text_width(vm.x_right), plot.w - text_width(vm.x_left) - 1);
   if (xr_w > 0)
     canvas.draw_aligned(plot.right() - xr_w, bottom, vm.x_right, Role::ChartAxis, xr_w,
                         Align::Right);

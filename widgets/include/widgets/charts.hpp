@@ -20,6 +20,12 @@ struct SparklineVm {
 /// Draws the sparkline over all rows of `r` (eight levels per row).
 void render_sparkline(const SparklineVm& vm, Canvas& canvas, Rect r);
 
+/// A vertical rule across the plot (where an attempt of a task began).
+struct ChartMarker {
+  std::size_t index = 0;  ///< the value of the first series the rule stands at
+  std::string label;      ///< drawn at the top of the plot, right of the rule
+};
+
 /// One series of a line chart.
 struct Series {
   std::string name;                ///< legend text
@@ -29,12 +35,13 @@ struct Series {
 
 /// A braille line chart: title and legend on top, y labels left, x extent below.
 struct LineChartVm {
-  std::string title;            ///< chart title
-  std::vector<Series> series;   ///< series drawn in order (later ones on top)
-  std::optional<double> y_min;  ///< bottom of the y axis (default: data minimum)
-  std::optional<double> y_max;  ///< top of the y axis (default: data maximum)
-  std::string x_left;           ///< label under the left end (`0`)
-  std::string x_right;          ///< label under the right end (`1200 steps`)
+  std::string title;                 ///< chart title
+  std::vector<Series> series;        ///< series drawn in order (later ones on top)
+  std::optional<double> y_min;       ///< bottom of the y axis (default: data minimum)
+  std::optional<double> y_max;       ///< top of the y axis (default: data maximum)
+  std::string x_left;                ///< label under the left end (`0`)
+  std::string x_right;               ///< label under the right end (`1200 steps`)
+  std::vector<ChartMarker> markers;  ///< rules behind the lines, placed on the first series
 };
 
 /// Formats an axis value with 4 significant digits (`0.0123`, `1.5e+04`).
