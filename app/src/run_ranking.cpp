@@ -1,7 +1,6 @@
 #include "run_ranking.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "sweep_table.hpp"
 #include "sync/metric_parser.hpp"
@@ -15,9 +14,7 @@ std::string job_main_metric(AppContext& ctx, const std::string& job,
 }
 
 std::optional<double> final_value(AppContext& ctx, const Task& t, const std::string& metric) {
-  auto last = ctx.store->metric_tail(t.account, t.job_id, t.id, metric, 1);
-  if (!last || last->empty() || std::isnan(last->back().value)) return std::nullopt;
-  return last->back().value;
+  return table_final_value(*ctx.store, t, metric);
 }
 
 RunRanking rank_runs(AppContext& ctx, const std::string& job, const std::vector<Task>& finished,

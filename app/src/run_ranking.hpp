@@ -14,7 +14,8 @@ namespace trainyard {
 std::string job_main_metric(AppContext& ctx, const std::string& job,
                             const std::vector<Task>& tasks);
 
-/// The last value of `metric` a run printed; nullopt when it has none (or it is NaN).
+/// The last value of `metric` a run printed in its table stream and latest attempt (the sweep
+/// view's FINAL); nullopt when it has none (or it is NaN).
 std::optional<double> final_value(AppContext& ctx, const Task& t, const std::string& metric);
 
 /// Finished runs of one job split by their final value of the job's main metric.

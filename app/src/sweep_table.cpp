@@ -2,7 +2,6 @@
 #include "sweep_table.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
@@ -44,9 +43,17 @@ std::string sweep_header(const SweepMetric& m, const std::vector<SweepRow>& rows
 
 std::vector<NameValue> run_parameters(Store& store, const Task& t) {
   auto stored = store.task_parameters(t.account, t.job_id, t.id);
-  if (stored && !stored->empty())
-    return spec::name_positional_parameters(std::move(*stored), t.command_line);
-  return spec::command_line_parameters(t.command_line);
+  auto params = stored && !stored->empty()
+                    ? spec::name_positional_parameters(std::move(*stored), t.command_line)
+                    : spec::command_line_parameters(t.command_line);
+  // What the run printed adds to what it was given, never overrides it.
+  auto printed = store.output_parameters(t.account, t.job_id, t.id);
+  if (!printed) return params;
+  for (auto& p : *printed) {
+    auto same = [&](const NameValue& q) { return q.name == p.name; };
+    if (std::none_of(params.begin(), params.end(), same)) params.push_back(std::move(p));
+  }
+  return params;
 }
 
 void place_parameters(std::vector<std::string>& names, SweepRow& row,

@@ -21,6 +21,8 @@ struct SweepRow {
   std::vector<std::string> params;  ///< one value per parameter name ("" when absent)
   std::optional<double> final_value, best_value;
   std::vector<double> tail;  ///< the newest points of the metric (trend)
+  std::string stream;        ///< the stream summarized (Store::table_metrics), empty without one
+  int attempt = 0;           ///< the attempt summarized: the stream's latest
 };
 
 /// Which metric ranks the runs, and which way.
@@ -54,14 +56,17 @@ std::string sweep_header(const SweepMetric& m, const std::vector<SweepRow>& rows
                          const std::optional<std::string>& best);
 
 /// A run's parameters by name: those stored when it was made (positional ones named after the
-/// command line's flags), else those of its command line (`trainyard run`, Batch tasks).
+/// command line's flags), else those of its command line (`trainyard run`, Batch tasks); then
+/// the values its output printed as configuration (Store::output_parameters) under names not
+/// given yet.
 std::vector<NameValue> run_parameters(Store& store, const Task& t);
 
 /// Puts `params` into `row`, in the columns of `names` (adding names it lacks).
 void place_parameters(std::vector<std::string>& names, SweepRow& row,
                       const std::vector<NameValue>& params);
 
-/// Fills the row's final and best values and trend from the metric's series.
+/// Fills the row's final and best values and trend from the metric's series in the run's table
+/// stream and latest attempt (Store::table_metrics), and notes which stream and attempt.
 void summarize_run(Store& store, const SweepMetric& m, SweepRow& row);
 
 /// Whether `a` beats `b` under `m`.
@@ -70,11 +75,18 @@ bool better_value(const SweepMetric& m, double a, double b);
 /// The run with the best best-value, if any has one.
 std::optional<std::string> best_run(const SweepMetric& m, const std::vector<SweepRow>& rows);
 
-/// The values of the metric's series of one run, in order (the chart's curve).
-std::vector<double> sweep_curve(Store& store, const std::string& account, const std::string& job,
-                                const std::string& task, const SweepMetric& m);
+/// The values of the metric's series that `row` summarizes, in printed order (the chart's curve).
+std::vector<double> sweep_curve(Store& store, const SweepRow& row, const SweepMetric& m);
 
-/// The metric names of a job's runs, in order of first appearance.
+/// The last value of `metric` in the run's table stream and latest attempt, as summarize_run's
+/// FINAL; nullopt when there is none or it is NaN.
+std::optional<double> table_final_value(Store& store, const Task& t, const std::string& metric);
+
+/// The stream the rows' curves come from (a chart title), `mixed` when they differ, empty when
+/// none has one.
+std::string sweep_chart_stream(const std::vector<const SweepRow*>& rows);
+
+/// The metric names of a job's runs in their table streams, in order of first appearance.
 Result<std::vector<std::string>> job_metric_names(Store& store, const std::vector<Task>& tasks);
 
 /// The metric a job's table starts with: the configured one, else the usual main metric.

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "metric_chart.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -91,20 +92,18 @@ int render_subtasks(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
 const Role kSeriesRoles[] = {Role::ChartSeries1, Role::ChartSeries2, Role::ChartSeries3,
                              Role::ChartSeries4, Role::ChartSeries5, Role::ChartSeries6};
 
-void render_chart(AppContext& ctx, const Task& t, const std::string& name, Role role, Canvas& c,
+// One metric of one stream, every attempt; the title says which stream and the last value.
+void render_chart(AppContext& ctx, const Task& t, const MetricChartKey& key, Role role, Canvas& c,
                   Rect cell) {
-  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, name);
+  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, key.name, key.stream);
+  auto curve = attempt_curve(pts ? *pts : std::vector<MetricPoint>{});
   LineChartVm vm;
-  bool any = pts && !pts->empty();
-  vm.title = fmt::format("{} ({})", name, any ? fmt::format("{:.4g}", pts->back().value) : "-");
-  Series s;
-  s.name = name;
-  s.role = role;
-  if (pts)
-    for (const auto& p : *pts) s.values.push_back(p.value);
+  vm.title = fmt::format("{} · {} ({})", key.name, key.stream,
+                         curve.last ? fmt::format("{:.4g}", *curve.last) : "-");
+  vm.series.push_back(Series{key.stream, std::move(curve.values), role});
+  vm.markers = std::move(curve.markers);
   vm.x_left = "0";
-  vm.x_right = any ? fmt::format("{} points", pts->size()) : "";
-  vm.series.push_back(std::move(s));
+  vm.x_right = curve.points ? fmt::format("{} points", curve.points) : "";
   render_line_chart(vm, c, cell);
 }
 
@@ -116,14 +115,15 @@ std::pair<int, int> chart_layout(int n, int per_row, int height) {
 }
 
 void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
-  auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
-  if (!names || names->empty()) {
+  auto series = ctx.store->metric_series(t.account, t.job_id, t.id);
+  auto charts = metric_charts(series ? *series : std::vector<MetricSeries>{});
+  if (charts.empty()) {
     c.draw_text(r.x, r.y, "no metrics yet (lines such as loss=0.31 appear here as charts)",
                 Role::Dim, r.w);
     return;
   }
   int per_row = r.w >= 100 ? 2 : 1;
-  int n = static_cast<int>(names->size());
+  int n = static_cast<int>(charts.size());
   auto [shown, h] = chart_layout(n, per_row, r.h);
   if (shown < n) {
     // Say what did not fit rather than dropping charts silently.
@@ -135,7 +135,7 @@ void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
   for (int i = 0; i < shown; ++i) {
     int y = r.y + (i / per_row) * h;
     Rect cell{r.x + (i % per_row) * (r.w / per_row), y, r.w / per_row, h};
-    render_chart(ctx, t, (*names)[static_cast<size_t>(i)], kSeriesRoles[i % 6], c, cell);
+    render_chart(ctx, t, charts[static_cast<size_t>(i)], kSeriesRoles[i % 6], c, cell);
   }
 }
 

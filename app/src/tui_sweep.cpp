@@ -56,10 +56,8 @@ SweepRow make_row(AppContext& ctx, SweepState& sw, Task t,
     return row;
   }
   row.task = std::move(t);
-  if (old != previous.end())
-    row.params = std::move(old->second.params);  // parameters are fixed when a task is made
-  else
-    place_parameters(sw.param_names, row, run_parameters(*ctx.store, row.task));
+  // Read again while the run goes on: its output may print parameters (output_parameters).
+  place_parameters(sw.param_names, row, run_parameters(*ctx.store, row.task));
   summarize_run(*ctx.store, sw.metric, row);
   return row;
 }

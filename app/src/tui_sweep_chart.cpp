@@ -28,20 +28,35 @@ std::vector<std::string> chart_runs(const SweepState& sw) {
   return out;
 }
 
+const SweepRow* row_of(const SweepState& sw, const std::string& id) {
+  for (const auto& r : sw.rows)
+    if (r.task.id == id) return &r;
+  return nullptr;
+}
+
+// A run's curve is what its FINAL and BEST summarize: its table stream, its latest attempt.
 const std::vector<double>& curve(AppContext& ctx, TuiState& st, const std::string& id) {
   auto& sw = st.sweep;
   auto hit = sw.curves.find(id);
   if (hit != sw.curves.end()) return hit->second;
-  auto values = sweep_curve(*ctx.store, st.top().account, st.top().job, id, sw.metric);
+  const auto* row = row_of(sw, id);
+  auto values = row ? sweep_curve(*ctx.store, *row, sw.metric) : std::vector<double>{};
   return sw.curves.emplace(id, std::move(values)).first->second;
 }
 
-std::string chart_title(const SweepState& sw, size_t shown) {
+// `loss (stdout) · top 5 by best`: the metric, the stream its curves come from, the runs.
+std::string chart_title(const SweepState& sw, const std::vector<std::string>& runs) {
+  std::vector<const SweepRow*> rows;
+  for (const auto& id : runs)
+    if (const auto* row = row_of(sw, id)) rows.push_back(row);
+  auto stream = sweep_chart_stream(rows);
+  auto metric = stream.empty() ? sw.metric.name : fmt::format("{} ({})", sw.metric.name, stream);
+  size_t shown = runs.size();
   if (sw.marked.empty())
-    return fmt::format("{} · top {} by best (Space marks runs)", sw.metric.name, shown);
+    return fmt::format("{} · top {} by best (Space marks runs)", metric, shown);
   if (sw.marked.size() > shown)
-    return fmt::format("{} · {} of {} marked runs", sw.metric.name, shown, sw.marked.size());
-  return fmt::format("{} · {} marked run(s)", sw.metric.name, shown);
+    return fmt::format("{} · {} of {} marked runs", metric, shown, sw.marked.size());
+  return fmt::format("{} · {} marked run(s)", metric, shown);
 }
 
 }  // namespace
@@ -60,7 +75,7 @@ void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
     return;
   }
   LineChartVm vm;
-  vm.title = chart_title(sw, runs.size());
+  vm.title = chart_title(sw, runs);
   size_t longest = 0;
   for (size_t i = 0; i < runs.size(); ++i) {
     Series s;

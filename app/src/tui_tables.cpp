@@ -8,6 +8,7 @@
 #include "core/sanitizer.hpp"
 #include "enum_forms.hpp"
 #include "local/task_environment.hpp"
+#include "metric_chart.hpp"
 #include "node_kind.hpp"
 #include "sync/incremental_sync.hpp"
 #include "sync/metric_parser.hpp"
@@ -61,25 +62,23 @@ std::string exit_text(const Task& t) {
   return "";
 }
 
-// The main metric's sparkline and last value: `loss`, else `val_loss`, else the first seen.
+// The main metric's sparkline and last value, from the tables' stream (main_metric_of_task).
 std::pair<std::string, std::string> metric_cells(AppContext& ctx, const Task& t) {
-  auto names = ctx.store->metric_names(t.account, t.job_id, t.id);
-  if (!names || names->empty()) {
+  auto main = main_metric_of_task(ctx, t);
+  if (main.name.empty()) {
     // A Batch task's log is read only when watched or pinned: "–" says it never was.
     bool unread = t.account != kLocalAccount &&
                   ctx.store->log_offset(t.account, t.job_id, t.id, "stdout.txt").value_or(0) == 0;
     return {"", unread ? "\u2013" : ""};
   }
-  auto configured = ctx.settings.main_metric.find(t.job_id);
-  auto main =
-      configured != ctx.settings.main_metric.end() ? configured->second : main_metric(*names);
-  auto pts = ctx.store->metric_tail(t.account, t.job_id, t.id, main, 8);
+  auto pts =
+      ctx.store->metric_tail(t.account, t.job_id, t.id, main.name, main.stream, main.attempt, 8);
   if (!pts || pts->empty()) return {"", ""};
   Canvas c(8, 1);
   SparklineVm vm;
   for (const auto& p : *pts) vm.values.push_back(p.value);
   render_sparkline(vm, c, c.bounds());
-  return {c.to_text(), fmt::format("{} {:.3g}", main, pts->back().value)};
+  return {c.to_text(), fmt::format("{} {:.3g}", main.name, pts->back().value)};
 }
 
 std::string human_bytes(uint64_t b) {

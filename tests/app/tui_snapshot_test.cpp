@@ -135,6 +135,41 @@ TEST_F(TuiScreen, DetailOfTaskWaitingForNvml) {
   expect("detail_waiting_80x24");
 }
 
+// A preempted run: stdout's loss in two attempts (a rule where the second began) and tqdm's loss
+// on stderr in a chart of its own; the titles name the streams.
+void seed_preempted(Store& store, const std::string& dir) {
+  Task t;
+  t.account = kLocalAccount;
+  t.job_id = "spot";
+  t.id = "preempted";
+  t.command_line = "python3 train.py";
+  t.creation_time = t.state_transition_time = Timestamp(std::chrono::seconds(1'709'287'200));
+  t.execution_info.requeue_count = 1;
+  t.depends_on.task_ids = {"preempted"};  // keeps the engine from starting it while the test runs
+  ASSERT_TRUE(store.upsert_task(t).ok());
+  LocalRun run{.job = "spot", .task = "preempted", .run_dir = dir + "/runs/spot/preempted"};
+  ASSERT_TRUE(store.upsert_local_run(run).ok());
+  std::vector<MetricPoint> pts;
+  const Timestamp when = *t.creation_time;
+  for (int i = 0; i < 30; ++i) {
+    pts.push_back({"loss", i + 1.0, 1.5 * std::exp(-0.25 * i), when, "stdout", 0, true});
+    pts.push_back({"loss", i + 1.0, 1.6 * std::exp(-0.2 * i), when, "stderr", 0});
+  }
+  for (int i = 0; i < 20; ++i)
+    pts.push_back({"loss", i + 1.0, 1.47 * std::exp(-0.1 * i), when, "stdout", 1, true});
+  ASSERT_TRUE(store.add_metric_points(kLocalAccount, "spot", "preempted", pts).ok());
+}
+
+TEST_F(TuiScreen, DetailMarksAttemptsAndNamesStreams) {
+  seed_preempted(*fixture_.ctx().store, fixture_.dir());
+  for (auto [size, name] : {std::pair{kNormal, "detail_attempts_80x24"},
+                            std::pair{TermSize{160, 45}, "detail_attempts_160x45"}}) {
+    open(size, "tasks", "spot");
+    keys("d");
+    expect(name);
+  }
+}
+
 TEST_F(TuiScreen, FilterModeShowsMatchCount) {
   open(kNormal, "tasks", "resnet-sweep");
   keys("/");

@@ -196,14 +196,15 @@ TEST_F(CliRetry, RmDryRunListsWhatWouldGoAndRemovesNothing) {
 
 // Final values, by hand: kb/a 0.5, kb/b 0.7 (its best, 0.2, is not its final), kb/c 0.4 →
 // kb/c (loss: lower is better); acc/x 0.6, acc/y 0.7 → acc/y (acc: higher is better); solo/s
-// is its job's only run. Every job keeps its best one.
+// is its job's only run (its one loss has a step: printed once without one, it would be a
+// parameter of the run). Every job keeps its best one.
 TEST_F(CliRetry, RmKeepBestKeepsTheBestFinalValueOfEachJob) {
   auto a = finished("kb", "a", "loss=0.9\\nloss=0.5\\n");
   auto b = finished("kb", "b", "loss=0.2\\nloss=0.7\\n");
   auto c = finished("kb", "c", "loss=0.6\\nloss=0.4\\n");
   auto x = finished("acc", "x", "acc=0.8\\nacc=0.6\\n");
   auto y = finished("acc", "y", "acc=0.5\\nacc=0.7\\n");
-  auto s = finished("solo", "s", "loss=1.5\\n");
+  auto s = finished("solo", "s", "step=1 loss=1.5\\n");
   auto dry = ty({"rm", "--finished", "--keep-best", "1", "--dry-run"});
   ASSERT_EQ(dry.code, 0) << dry.err;
   EXPECT_EQ(refs_after(dry.out, "would remove "), (std::set<std::string>{a, b, x})) << dry.out;

@@ -125,5 +125,41 @@ TEST_F(Sweep, CsvAndTable) {
   EXPECT_EQ(none.err, "trainyard: sweep: no job 'nosuchjob' on account local\n");
 }
 
+// A run's first attempt printed loss 1.5 then 1.25 and failed; reactivated, its second printed
+// 2.5 then 2.25. The table judges it by its latest attempt: final and best 2.25, not 1.25.
+TEST_F(Sweep, ARetriedRunIsJudgedByItsLatestAttempt) {
+  fs::create_directories(root() + "/wd");
+  auto ref = submit({"--job", "again", "--id", "r", "--workdir", root() + "/wd"},
+                    {"sh", "-c",
+                     "n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; "
+                     "echo \"step=1 loss=$n.5\"; echo \"step=2 loss=$n.25\"; [ $n -ge 2 ]"});
+  ASSERT_EQ(ty({"wait", ref}).code, 1);
+  ASSERT_EQ(ty({"task", "reactivate", ref}).code, 0);
+  ASSERT_EQ(ty({"wait", ref}).code, 0);
+  auto r = ty({"sweep", "again", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = json::parse(r.out);
+  ASSERT_EQ(j["runs"].size(), 1u) << j;
+  EXPECT_EQ(j["runs"][0]["final"], 2.25);
+  EXPECT_EQ(j["runs"][0]["best"], 2.25);
+  EXPECT_EQ(j["runs"][0]["trend"], json({2.5, 2.25}));
+}
+
+// What a run prints as configuration joins its parameters after its command line's: lr is the
+// command line's 0.1 (the printed 0.999 does not replace it), batch and seed come from its output.
+TEST_F(Sweep, PrintedParametersFollowTheCommandLines) {
+  auto script = root() + "/configured.sh";
+  std::ofstream(script)
+      << "echo lr=0.999; echo 'batch: 64'; echo seed=3; echo 'epoch 1/1 loss=0.5'\n";
+  auto ref = submit({"--job", "cfg", "--id", "c"}, {"sh", script, "--lr", "0.1"});
+  ASSERT_EQ(ty({"wait", ref}).code, 0);
+  auto r = ty({"sweep", "cfg", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = json::parse(r.out);
+  EXPECT_EQ(j["parameters"], json({"lr", "batch", "seed"}));
+  EXPECT_EQ(j["runs"][0]["parameters"], json({{"lr", "0.1"}, {"batch", "64"}, {"seed", "3"}}));
+  EXPECT_EQ(j["runs"][0]["final"], 0.5);
+}
+
 }  // namespace
 }  // namespace trainyard::clitest

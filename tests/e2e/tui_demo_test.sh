@@ -126,15 +126,15 @@ check_detail() {
   wait_for 'state +completed' 5
   local deadline=$((SECONDS + 10))
   while ((SECONDS < deadline)); do
-    screen | grep -q 'loss (' && break
+    screen | grep -qE 'loss · std(out|err) \(' && break
     sleep 0.2
   done
-  if ! screen | grep -q 'loss ('; then
+  if ! screen | grep -qE 'loss · std(out|err) \('; then
     screen | grep -q 'no metrics yet' &&
       fail "detail says 'no metrics yet': metric points are not parsed from stdout into the store"
-    fail "no chart titled 'loss (…)' in the detail pane"
+    fail "no chart titled 'loss · stdout (…)' (or stderr) in the detail pane"
   fi
-  pass "detail pane draws a 'loss (…)' chart"
+  pass "detail pane draws a 'loss · <stream> (…)' chart"
   keys q
   wait_for 'Tasks · default' 5
 }

@@ -226,7 +226,9 @@ TEST_F(StoreEntities, TaskFilesAndOffsets) {
   EXPECT_EQ(*store_->log_offset("acct", "job1", "t1", "stderr.txt"), 0);
 }
 
-TEST_F(StoreEntities, MetricsInStepOrderAndNamesByFirstAppearance) {
+// Points come back in the order the log printed them: a step counter that restarts (per epoch)
+// must not interleave epochs.
+TEST_F(StoreEntities, MetricsInPrintedOrderAndNamesByFirstAppearance) {
   std::vector<MetricPoint> pts = {{"loss", 2, 0.5, at_seconds(2)},
                                   {"acc", 1, 0.1, at_seconds(1)},
                                   {"loss", 1, 0.9, at_seconds(1)}};
@@ -239,11 +241,11 @@ TEST_F(StoreEntities, MetricsInStepOrderAndNamesByFirstAppearance) {
   auto loss = store_->metric_points("acct", "job1", "t1", "loss");
   ASSERT_TRUE(loss.ok()) << loss.error().message;
   ASSERT_EQ(loss->size(), 3u);
-  EXPECT_EQ((*loss)[0].step, 1);
-  EXPECT_EQ((*loss)[0].value, 0.9);
-  EXPECT_EQ((*loss)[1].step, 1.5);
-  EXPECT_EQ((*loss)[2].step, 2);
-  EXPECT_EQ((*loss)[2].at, at_seconds(2));
+  EXPECT_EQ((*loss)[0].step, 2);
+  EXPECT_EQ((*loss)[0].value, 0.5);
+  EXPECT_EQ((*loss)[1].step, 1);
+  EXPECT_EQ((*loss)[2].step, 1.5);
+  EXPECT_EQ((*loss)[2].at, at_seconds(3));
   EXPECT_EQ((*loss)[2].name, "loss");
   EXPECT_TRUE(store_->metric_points("acct", "job1", "t2", "loss")->empty());
 }

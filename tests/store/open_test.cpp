@@ -200,13 +200,23 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE nodes DROP COLUMN is_dedicated; "
                            "ALTER TABLE tasks DROP COLUMN resource_files; "
                            "ALTER TABLE tasks DROP COLUMN output_files; "
+                           "DROP TABLE output_params; DROP TABLE metric_series; "
+                           "DROP TABLE metric_points; "
+                           "CREATE TABLE metric_series(id INTEGER PRIMARY KEY, "
+                           "account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, "
+                           "name TEXT NOT NULL, UNIQUE(account, job_id, task_id, name)); "
+                           "CREATE TABLE metric_points(series_id INTEGER NOT NULL, "
+                           "step REAL NOT NULL, value REAL NOT NULL, at INTEGER NOT NULL); "
+                           "CREATE INDEX metric_points_by_step ON metric_points(series_id, step); "
+                           "INSERT INTO metric_series VALUES (5, 'local', 'j', 'm', 'loss'); "
+                           "INSERT INTO metric_points VALUES (5, 2, 0.5, 0), (5, 1, 0.9, 0); "
                            "PRAGMA user_version = 1;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 9);
+  EXPECT_EQ((*s)->schema_version(), 10);
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.
   EXPECT_EQ((*s)->local_run("j", "t")->value().pinned_gpu_ids, "1");
   EXPECT_EQ((*s)->local_run("j", "done")->value().pinned_gpu_ids, "");
@@ -221,6 +231,13 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   EXPECT_EQ(*p, (std::vector<NameValue>{{"lr", "0.1"}, {"bs", "32"}}));
   ASSERT_TRUE((*s)->delete_task("local", "j", "t").ok());
   EXPECT_TRUE((*s)->task_parameters("local", "j", "t")->empty());
+  // Version 10: old series are stdout's first attempt, their points in the old (step) order.
+  auto loss = (*s)->metric_points("local", "j", "m", "loss", "stdout");
+  ASSERT_TRUE(loss.ok()) << loss.error().message;
+  ASSERT_EQ(loss->size(), 2u);
+  EXPECT_EQ((*loss)[0].value, 0.9);
+  EXPECT_EQ((*loss)[1].value, 0.5);
+  EXPECT_EQ((*s)->metric_series("local", "j", "m")->front().points, 2);
   // Version 7: why a local run waits.
   ASSERT_TRUE(
       (*s)->upsert_local_run(LocalRun{.job = "j", .task = "t", .waiting_reason = "x"}).ok());

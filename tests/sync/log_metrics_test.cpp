@@ -50,13 +50,16 @@ TEST_F(LogMetricsTest, MissingFileIsNotAnError) {
   EXPECT_EQ(*n, 0u);
 }
 
+// The first `loss=0.9` is held as a parameter until a second `loss` shows it is a metric.
 TEST_F(LogMetricsTest, ReadsOnlyCompleteRecordsUntilTheFinalPass) {
   auto f = follower();
   append("loss=0.9\nloss=0.8");
-  EXPECT_EQ(*f.poll(), 1u);
-  EXPECT_EQ(values("loss"), (std::vector<double>{0.9}));
+  EXPECT_EQ(*f.poll(), 0u);
+  EXPECT_EQ(*store_->output_parameters("local", "j", "t"),
+            (std::vector<NameValue>{{"loss", "0.9"}}));
   append("\nloss=0.7");
-  EXPECT_EQ(*f.poll(), 1u);
+  EXPECT_EQ(*f.poll(), 2u);
+  EXPECT_TRUE(store_->output_parameters("local", "j", "t")->empty());
   EXPECT_EQ(*f.poll(true), 1u);
   EXPECT_EQ(values("loss"), (std::vector<double>{0.9, 0.8, 0.7}));
   EXPECT_EQ(*store_->log_offset("local", "j", "t", "stdout.txt"), 26);
@@ -70,27 +73,54 @@ TEST_F(LogMetricsTest, EveryProgressRecordCounts) {
 }
 
 TEST_F(LogMetricsTest, ResumesFromTheStoredOffset) {
-  append("loss=1\n");
+  append("loss=1\nloss=2\n");
   ASSERT_TRUE(follower().poll().ok());
-  append("loss=2\n");
+  append("loss=3\n");
   auto again = follower();  // a new supervisor after a restart
   ASSERT_TRUE(again.poll().ok());
-  EXPECT_EQ(values("loss"), (std::vector<double>{1, 2}));
+  EXPECT_EQ(values("loss"), (std::vector<double>{1, 2, 3}));
+  auto pts = store_->metric_points("local", "j", "t", "loss");
+  EXPECT_EQ(pts->back().step, 3);  // the line count goes on too
 }
 
-TEST_F(LogMetricsTest, ReplacedFileStartsOver) {
+// A file replaced by another (a retry's) is a new attempt: its points are kept apart.
+TEST_F(LogMetricsTest, ReplacedFileIsANewAttempt) {
   auto f = follower();
   append("loss=1\nloss=2\nloss=3\n");
   ASSERT_TRUE(f.poll().ok());
-  std::filesystem::remove(path_);
-  append("loss=9\n");
+  std::filesystem::rename(path_, dir_ + "/stdout.attempt-0.txt");
+  append("loss=9\nloss=8\n");
   ASSERT_TRUE(f.poll().ok());
-  EXPECT_EQ(values("loss"), (std::vector<double>{1, 2, 3, 9}));
+  auto pts = store_->metric_points("local", "j", "t", "loss");
+  std::vector<std::pair<int, double>> got;
+  for (const auto& p : *pts) got.emplace_back(p.attempt, p.value);
+  EXPECT_EQ(got, (std::vector<std::pair<int, double>>{{0, 1}, {0, 2}, {0, 3}, {1, 9}, {1, 8}}));
+  EXPECT_EQ(f.attempt(), 1);
+}
+
+// A local run's supervisor raises the stored attempt before the next attempt prints.
+TEST_F(LogMetricsTest, TheStoredAttemptStartsANewAttempt) {
+  LocalRun run;
+  run.job = "j";
+  run.task = "t";
+  ASSERT_TRUE(store_->upsert_local_run(run).ok());
+  auto f = follower();
+  append("step=1 loss=1\nstep=2 loss=0.5\n");
+  ASSERT_TRUE(f.poll().ok());
+  run.attempt = 1;
+  ASSERT_TRUE(store_->upsert_local_run(run).ok());
+  append("step=1 loss=1.4\n");
+  ASSERT_TRUE(f.poll().ok());
+  auto pts = store_->metric_points("local", "j", "t", "loss");
+  ASSERT_EQ(pts->size(), 3u);
+  EXPECT_EQ((*pts)[1].attempt, 0);
+  EXPECT_EQ((*pts)[2].attempt, 1);
+  EXPECT_EQ((*pts)[2].step, 1);
 }
 
 TEST_F(LogMetricsTest, HostileBytesNeverReachTheStore) {
   auto f = follower();
-  append("\x1b]0;title\x07loss=0.25 \x1b[31macc=0.5\x1b[0m\n");
+  append("\x1b]0;title\x07loss=0.25 \x1b[31macc=0.5\x1b[0m epoch=1\n");
   ASSERT_TRUE(f.poll().ok());
   EXPECT_EQ(values("loss"), (std::vector<double>{0.25}));
   EXPECT_EQ(values("acc"), (std::vector<double>{0.5}));
@@ -103,6 +133,64 @@ TEST_F(LogMetricsTest, UserPatterns) {
   append("BLEU = 27.3, 58.1/33.0\n");
   ASSERT_TRUE(f.poll().ok());
   EXPECT_EQ(values("bleu"), (std::vector<double>{27.3}));
+}
+
+// A run that printed fast and exited: the final pass reads everything, however much is left.
+TEST_F(LogMetricsTest, FinalPassReadsToTheEnd) {
+  std::string text;
+  for (int i = 1; i <= 200000; ++i)
+    text += "loss=" + std::to_string(i) + " | training the model, printing quickly and a lot\n";
+  append(text);
+  auto f = follower();
+  ASSERT_TRUE(f.poll().ok());  // one read while it ran
+  ASSERT_TRUE(f.poll(true).ok());
+  auto loss = values("loss");
+  ASSERT_EQ(loss.size(), 200000u);
+  EXPECT_EQ(loss.front(), 1);
+  EXPECT_EQ(loss.back(), 200000);
+}
+
+// Keras prints epochs on stdout while tqdm draws on stderr: two series, each with its own steps.
+TEST_F(LogMetricsTest, StdoutAndStderrAreSeparateSeries) {
+  append("Epoch 1/2\n10/10 - loss: 0.5\nEpoch 2/2\n10/10 - loss: 0.4\n");
+  std::ofstream(dir_ + "/stderr.txt", std::ios::binary)
+      << "\r 50%|#  | 1/2 [loss=0.9]\r100%|## | 2/2 [loss=0.8]\n";
+  auto out = follower();
+  LogMetricsFollower err(*store_, "local", "j", "t", "stderr.txt", dir_ + "/stderr.txt");
+  ASSERT_TRUE(out.poll(true).ok());
+  ASSERT_TRUE(err.poll(true).ok());
+  EXPECT_EQ(values("loss"), (std::vector<double>{0.5, 0.4}));
+  auto err_loss = store_->metric_points("local", "j", "t", "loss", "stderr");
+  ASSERT_EQ(err_loss->size(), 2u);
+  EXPECT_EQ((*err_loss)[0].value, 0.9);
+  EXPECT_EQ((*err_loss)[0].step, 1);
+  EXPECT_EQ((*err_loss)[1].value, 0.8);
+  EXPECT_EQ((*err_loss)[1].step, 2);
+  // The tables read stdout's: it has the epoch lines.
+  auto table = store_->table_metrics("local", "j", "t");
+  EXPECT_EQ(table->stream, "stdout");
+  EXPECT_EQ(table->names, (std::vector<std::string>{"loss"}));
+}
+
+// A value printed once before any step or epoch is configuration, not a metric.
+TEST_F(LogMetricsTest, ConfigurationPrintedOnceIsNotAMetric) {
+  append("lr=0.01\nbatch: 64\nEpoch 1/2\nloss: 0.5\nEpoch 2/2\nloss: 0.4\n");
+  ASSERT_TRUE(follower().poll(true).ok());
+  EXPECT_EQ(*store_->metric_names("local", "j", "t"), (std::vector<std::string>{"loss"}));
+  EXPECT_EQ(*store_->output_parameters("local", "j", "t"),
+            (std::vector<NameValue>{{"lr", "0.01"}, {"batch", "64"}}));
+}
+
+// A log without positions: a name printed again is a metric from its first line on; what came
+// before that line stays configuration.
+TEST_F(LogMetricsTest, ANamePrintedAgainIsAMetricFromItsFirstLine) {
+  append("Namespace(lr=0.01, seed=3)\nloss=0.9 acc=0.5\nloss=0.8 acc=0.6\ntest_acc=0.7\n");
+  ASSERT_TRUE(follower().poll(true).ok());
+  EXPECT_EQ(values("loss"), (std::vector<double>{0.9, 0.8}));
+  EXPECT_EQ(values("acc"), (std::vector<double>{0.5, 0.6}));
+  EXPECT_EQ(values("test_acc"), (std::vector<double>{0.7}));
+  EXPECT_EQ(*store_->output_parameters("local", "j", "t"),
+            (std::vector<NameValue>{{"lr", "0.01"}, {"seed", "3"}}));
 }
 
 }  // namespace

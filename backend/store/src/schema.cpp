@@ -180,10 +180,40 @@ UPDATE local_runs SET pinned_gpu_ids = gpu_ids WHERE EXISTS (
     AND tasks.id = local_runs.task_id AND tasks.state = 'active');
 )sql";
 
+// Version 10: a metric series per (task, stream, attempt, name), so stdout and stderr and a
+// task's attempts never share a curve; whether a series' points had epochs (the tables' stream)
+// and how many points it holds (downsampling past the cap). Points keep NaN (as NULL) and are
+// read in the order the log printed them. Values a run printed once as configuration are its
+// output parameters.
+constexpr const char* kSchemaV10 = R"sql(
+CREATE TABLE metric_series_v10(
+  id INTEGER PRIMARY KEY, account TEXT NOT NULL, job_id TEXT NOT NULL,
+  task_id TEXT NOT NULL, name TEXT NOT NULL, stream TEXT NOT NULL DEFAULT 'stdout',
+  attempt INTEGER NOT NULL DEFAULT 0, has_epochs INTEGER NOT NULL DEFAULT 0,
+  points INTEGER NOT NULL DEFAULT 0,
+  UNIQUE(account, job_id, task_id, stream, attempt, name));
+INSERT INTO metric_series_v10(id, account, job_id, task_id, name, points)
+  SELECT s.id, s.account, s.job_id, s.task_id, s.name,
+         (SELECT count(*) FROM metric_points p WHERE p.series_id = s.id)
+  FROM metric_series s;
+DROP TABLE metric_series;
+ALTER TABLE metric_series_v10 RENAME TO metric_series;
+CREATE TABLE metric_points_v10(
+  series_id INTEGER NOT NULL, step REAL NOT NULL, value REAL, at INTEGER NOT NULL);
+INSERT INTO metric_points_v10(series_id, step, value, at)
+  SELECT series_id, step, value, at FROM metric_points ORDER BY series_id, step, rowid;
+DROP TABLE metric_points;
+ALTER TABLE metric_points_v10 RENAME TO metric_points;
+CREATE INDEX metric_points_by_series ON metric_points(series_id);
+CREATE TABLE output_params(
+  id INTEGER PRIMARY KEY, account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL,
+  name TEXT NOT NULL, value TEXT NOT NULL, UNIQUE(account, job_id, task_id, name));
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3,
-                                                 kSchemaV4, kSchemaV5, kSchemaV6,
-                                                 kSchemaV7, kSchemaV8, kSchemaV9};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
+                                                 kSchemaV5, kSchemaV6, kSchemaV7, kSchemaV8,
+                                                 kSchemaV9, kSchemaV10};
   return steps;
 }
 

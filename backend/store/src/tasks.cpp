@@ -148,6 +148,7 @@ Result<void> Store::delete_task_rows(const std::string& account, const std::stri
       "DELETE FROM task_env WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM task_deps WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM task_params WHERE account = ?1 AND job_id = ?2{}",
+      "DELETE FROM output_params WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM subtasks WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM task_files WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM log_offsets WHERE account = ?1 AND job_id = ?2{}",

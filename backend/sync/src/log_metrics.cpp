@@ -14,17 +14,27 @@ namespace {
 // Reading is bounded per poll so a burst of output never stalls the caller.
 constexpr size_t kMaxReadPerPoll = 4u << 20;
 
-Result<std::string> read_from(const std::string& path, int64_t offset, int64_t& size) {
+using FileId = std::pair<uint64_t, uint64_t>;
+
+struct FileRead {
+  std::string bytes;
+  int64_t size = 0;
+  std::optional<FileId> id;  ///< none while the file does not exist
+};
+
+FileRead read_from(const std::string& path, int64_t offset) {
+  FileRead out;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::string();  // not written yet
+  if (fd < 0) return out;  // not written yet
   struct stat st {};
-  ::fstat(fd, &st);
-  size = st.st_size;
-  std::string out;
-  if (size > offset) {
-    out.resize(std::min<size_t>(static_cast<size_t>(size - offset), kMaxReadPerPoll));
-    auto n = ::pread(fd, out.data(), out.size(), offset);
-    out.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  if (::fstat(fd, &st) == 0) {
+    out.size = st.st_size;
+    out.id = FileId{static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  }
+  if (out.size > offset) {
+    out.bytes.resize(std::min<size_t>(static_cast<size_t>(out.size - offset), kMaxReadPerPoll));
+    auto n = ::pread(fd, out.bytes.data(), out.bytes.size(), offset);
+    out.bytes.resize(n > 0 ? static_cast<size_t>(n) : 0);
   }
   ::close(fd);
   return out;
@@ -55,16 +65,29 @@ size_t last_record_end(std::string_view bytes) {
   return pos == std::string_view::npos ? 0 : pos + 1;
 }
 
+std::string stream_of(const std::string& file) {
+  return file.find("stderr") != std::string::npos ? "stderr" : "stdout";
+}
+
 }  // namespace
 
+struct LogMetricsFollower::Chunk {
+  std::vector<MetricPoint> points;
+  std::vector<NameValue> parameters;
+  std::vector<std::string> not_parameters;
+};
+
 LogMetricsFollower::LogMetricsFollower(Store& store, std::string account, std::string job,
-                                       std::string task, std::string file, std::string path)
+                                       std::string task, std::string file, std::string path,
+                                       AttemptSource attempts)
     : store_(store),
       account_(std::move(account)),
       job_(std::move(job)),
       task_(std::move(task)),
       file_(std::move(file)),
-      path_(std::move(path)) {}
+      path_(std::move(path)),
+      stream_(stream_of(file_)),
+      attempts_(attempts) {}
 
 Result<void> LogMetricsFollower::add_patterns(const std::vector<MetricPattern>& patterns) {
   for (const auto& p : patterns) {
@@ -75,22 +98,55 @@ Result<void> LogMetricsFollower::add_patterns(const std::vector<MetricPattern>& 
   return ok_result();
 }
 
-Result<void> LogMetricsFollower::load_offset() {
+// Picks up where the store says this stream is: its offset, its latest attempt and that
+// attempt's last x position.
+Result<void> LogMetricsFollower::load() {
   if (loaded_) return ok_result();
   auto off = store_.log_offset(account_, job_, task_, file_);
   if (!off) return off.error();
   offset_ = *off;
-  auto names = store_.metric_names(account_, job_, task_);
-  if (names && !names->empty()) {
-    auto pts = store_.metric_points(account_, job_, task_, names->front());
-    if (pts) records_ = static_cast<int64_t>(pts->size());
+  auto series = store_.metric_series(account_, job_, task_);
+  if (!series) return series.error();
+  std::optional<int> latest;
+  for (const auto& s : *series)
+    if (s.stream == stream_) latest = std::max(latest.value_or(0), s.attempt);
+  if (!latest) {
+    auto floor = store_.current_attempt(account_, job_, task_);
+    if (!floor) return floor.error();
+    attempt_ = *floor;
+  } else if (offset_ == 0) {
+    attempt_ = *latest + 1;  // read again from its start: the file is a new attempt's
+  } else {
+    attempt_ = *latest;
+    attempt_has_points_ = true;
+    parser_.end_prelude();
+    for (const auto& s : *series) {
+      if (s.stream != stream_ || s.attempt != attempt_) continue;
+      auto last = store_.metric_tail(account_, job_, task_, s.name, stream_, attempt_, 1);
+      if (last && !last->empty())
+        records_ = std::max(records_, static_cast<int64_t>(last->back().step));
+    }
   }
   loaded_ = true;
   return ok_result();
 }
 
-std::vector<MetricPoint> LogMetricsFollower::parse_records(std::string_view bytes) {
-  std::vector<MetricPoint> out;
+Result<void> LogMetricsFollower::follow_stored_attempt() {
+  if (attempts_ != AttemptSource::Stored) return ok_result();
+  auto stored = store_.current_attempt(account_, job_, task_);
+  if (!stored) return stored.error();
+  if (*stored > attempt_) start_attempt(*stored);
+  return ok_result();
+}
+
+void LogMetricsFollower::start_attempt(int attempt) {
+  attempt_ = attempt;
+  attempt_has_points_ = false;
+  records_ = 0;
+  parser_.restart();
+}
+
+void LogMetricsFollower::parse_records(std::string_view bytes, Chunk& out) {
   auto now = SystemClock().now();
   size_t start = 0;
   while (start < bytes.size()) {
@@ -99,39 +155,70 @@ std::vector<MetricPoint> LogMetricsFollower::parse_records(std::string_view byte
     auto record = metric_text(bytes.substr(start, end - start));
     start = end + 1;
     if (record.find_first_not_of(' ') == std::string::npos) continue;
-    auto parsed = parser_.parse_line(record);
-    if (!parsed.empty()) ++records_;
-    for (const auto& m : parsed) {
-      double x = m.step ? static_cast<double>(*m.step) : static_cast<double>(records_);
-      out.push_back(MetricPoint{m.name, x, m.value, now});
+    auto parsed = parser_.parse(record);
+    for (auto& r : parsed.records) {
+      ++records_;
+      for (const auto& m : r.metrics) {
+        double x = m.step ? static_cast<double>(*m.step) : static_cast<double>(records_);
+        out.points.push_back(
+            MetricPoint{m.name, x, m.value, now, stream_, attempt_, m.epoch.has_value()});
+      }
     }
+    for (auto& p : parsed.parameters) out.parameters.push_back(std::move(p));
+    for (auto& n : parsed.not_parameters) out.not_parameters.push_back(std::move(n));
   }
-  return out;
+}
+
+Result<void> LogMetricsFollower::store_chunk(const Chunk& chunk, int64_t new_offset) {
+  return store_.write([&]() -> Result<void> {
+    if (!chunk.points.empty())
+      TY_TRY(store_.add_metric_points(account_, job_, task_, chunk.points));
+    for (const auto& p : chunk.parameters)
+      TY_TRY(store_.set_output_parameter(account_, job_, task_, p));
+    for (const auto& n : chunk.not_parameters)
+      TY_TRY(store_.remove_output_parameter(account_, job_, task_, n));
+    return store_.set_log_offset(account_, job_, task_, file_, new_offset);
+  });
+}
+
+// One bounded read; `more` says whether the file holds more than was read.
+Result<size_t> LogMetricsFollower::poll_once(bool final_pass, bool& more) {
+  more = false;
+  auto f = read_from(path_, offset_);
+  if (!f.id) return size_t{0};
+  bool replaced = (file_id_ && *f.id != *file_id_) || f.size < offset_;
+  file_id_ = f.id;
+  if (replaced) {
+    // Another file: a new attempt's, unless this attempt has just begun and printed nothing.
+    if (attempt_has_points_) start_attempt(attempt_ + 1);
+    offset_ = 0;
+    parser_.reset_position();
+    f = read_from(path_, 0);
+  }
+  bool whole = final_pass && static_cast<int64_t>(f.bytes.size()) == f.size - offset_;
+  size_t used = whole ? f.bytes.size() : last_record_end(f.bytes);
+  more = used > 0 && offset_ + static_cast<int64_t>(used) < f.size;
+  if (used == 0) return size_t{0};
+  Chunk chunk;
+  parse_records(std::string_view(f.bytes).substr(0, used), chunk);
+  TY_TRY(store_chunk(chunk, offset_ + static_cast<int64_t>(used)));
+  offset_ += static_cast<int64_t>(used);
+  attempt_has_points_ = attempt_has_points_ || !chunk.points.empty();
+  return chunk.points.size();
 }
 
 Result<size_t> LogMetricsFollower::poll(bool final_pass) {
-  if (auto r = load_offset(); !r) return r.error();
-  int64_t size = 0;
-  auto bytes = read_from(path_, offset_, size);
-  if (!bytes) return bytes.error();
-  if (size < offset_) {  // a new attempt replaced the file
-    offset_ = 0;
-    parser_.reset_position();
-    bytes = read_from(path_, 0, size);
+  TY_TRY(load());
+  TY_TRY(follow_stored_attempt());
+  size_t total = 0;
+  bool more = true;
+  while (more) {
+    auto n = poll_once(final_pass, more);
+    if (!n) return n.error();
+    total += *n;
+    more = more && final_pass;
   }
-  bool whole = final_pass && static_cast<int64_t>(bytes->size()) == size - offset_;
-  size_t used = whole ? bytes->size() : last_record_end(*bytes);
-  if (used == 0) return size_t{0};
-  auto points = parse_records(std::string_view(*bytes).substr(0, used));
-  auto r = store_.write([&]() -> Result<void> {
-    if (!points.empty())
-      if (auto a = store_.add_metric_points(account_, job_, task_, points); !a) return a;
-    return store_.set_log_offset(account_, job_, task_, file_,
-                                 offset_ + static_cast<int64_t>(used));
-  });
-  if (!r) return r.error();
-  offset_ += static_cast<int64_t>(used);
-  return points.size();
+  return total;
 }
 
 }  // namespace trainyard

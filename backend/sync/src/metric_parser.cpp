@@ -47,30 +47,110 @@ std::optional<double> match_pattern(const std::regex& regex, std::string_view li
   }
 }
 
-}  // namespace
-
-std::vector<ParsedMetric> MetricParser::parse_line(std::string_view line) {
-  std::vector<detail::ScannedPair> pairs = detail::scan_pairs(line);
-  // Positions first: `loss=0.3 step=100` means the loss of step 100.
+// Sets the position from the line's pairs; true when it had one.
+// Positions first: `loss=0.3 step=100` means the loss of step 100.
+bool take_positions(const std::vector<detail::ScannedPair>& pairs, std::optional<int64_t>& step,
+                    std::optional<double>& epoch) {
+  bool any = false;
   for (const auto& p : pairs) {
-    if (detail::is_epoch_name(p.name) && p.value >= 0 && std::isfinite(p.value)) epoch_ = p.value;
+    if (detail::is_epoch_name(p.name) && p.value >= 0 && std::isfinite(p.value)) {
+      epoch = p.value;
+      any = true;
+    }
     if (detail::is_step_name(p.name) && p.integral && p.value >= 0 && p.value < 9e18) {
-      step_ = static_cast<int64_t>(p.value);
+      step = static_cast<int64_t>(p.value);
+      any = true;
     }
   }
+  return any;
+}
+
+bool is_position(const detail::ScannedPair& p) {
+  return detail::is_epoch_name(p.name) || detail::is_step_name(p.name);
+}
+
+std::vector<ParsedMetric> builtin_points(const std::vector<detail::ScannedPair>& pairs,
+                                         std::optional<int64_t> step, std::optional<double> epoch) {
   std::vector<ParsedMetric> points;
-  for (auto& p : pairs) {
-    if (detail::is_epoch_name(p.name) || detail::is_step_name(p.name)) continue;
-    if (!accepted(p) || has_name(points, p.name)) continue;
-    points.push_back(ParsedMetric{std::move(p.name), p.value, step_, epoch_});
+  for (const auto& p : pairs) {
+    if (is_position(p) || !accepted(p) || has_name(points, p.name)) continue;
+    points.push_back(ParsedMetric{p.name, p.value, step, epoch});
   }
+  return points;
+}
+
+// A pair that configures the run although it is no metric (`seed=1`, `batch: 64`).
+bool parameter_like(const detail::ScannedPair& p) {
+  if (p.sep == detail::PairSep::Equals || p.sep == detail::PairSep::QuotedKey)
+    return !detail::is_process_name(p.name);
+  return p.sep == detail::PairSep::Colon && detail::is_hyperparameter_like(p.name);
+}
+
+}  // namespace
+
+void MetricParser::add_pattern_points(std::string_view line,
+                                      std::vector<ParsedMetric>& points) const {
   for (const auto& pattern : patterns_) {
     if (has_name(points, pattern.name)) continue;
     if (auto v = match_pattern(pattern.regex, line)) {
       points.push_back(ParsedMetric{pattern.name, *v, step_, epoch_});
     }
   }
+}
+
+std::vector<ParsedMetric> MetricParser::parse_line(std::string_view line) {
+  auto pairs = detail::scan_pairs(line);
+  take_positions(pairs, step_, epoch_);
+  auto points = builtin_points(pairs, step_, epoch_);
+  add_pattern_points(line, points);
   return points;
+}
+
+std::optional<uint64_t> MetricParser::first_held_line(
+    const std::vector<ParsedMetric>& points) const {
+  std::optional<uint64_t> first;
+  for (const auto& h : held_)
+    if (has_name(points, h.metric.name) && (!first || h.line < *first)) first = h.line;
+  return first;
+}
+
+// Held values from line `first` on become metric points, one record per line.
+void MetricParser::release_from(uint64_t first, ParsedLine& out) {
+  for (auto& h : held_) {
+    if (h.line < first) continue;
+    if (out.records.empty() || out.records.back().line != h.line)
+      out.records.push_back(ParsedRecord{h.line, {}});
+    out.not_parameters.push_back(h.metric.name);
+    out.records.back().metrics.push_back(std::move(h.metric));
+  }
+  end_prelude();
+}
+
+ParsedLine MetricParser::parse(std::string_view line) {
+  ++line_;
+  auto pairs = detail::scan_pairs(line);
+  bool positioned = take_positions(pairs, step_, epoch_);
+  auto points = builtin_points(pairs, step_, epoch_);
+  add_pattern_points(line, points);
+  ParsedLine out;
+  bool by_pattern = std::any_of(patterns_.begin(), patterns_.end(),
+                                [&](const UserPattern& u) { return has_name(points, u.name); });
+  if (prelude_ && (positioned || by_pattern)) end_prelude();
+  if (prelude_) {
+    if (auto first = first_held_line(points)) {
+      release_from(*first, out);
+    } else {
+      for (const auto& p : pairs) {
+        if (is_position(p) || !(has_name(points, p.name) || parameter_like(p))) continue;
+        out.parameters.push_back(
+            NameValue{p.name, std::string(line.substr(p.value_at, p.value_len))});
+      }
+      for (auto& m : points) held_.push_back(Held{line_, std::move(m)});
+      return out;
+    }
+  }
+  if (!points.empty()) out.records.push_back(ParsedRecord{line_, std::move(points)});
+  return out;
 }
 
 Result<void> MetricParser::add_pattern(std::string name, std::string_view regex) {

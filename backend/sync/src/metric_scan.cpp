@@ -106,6 +106,8 @@ size_t read_value(std::string_view line, size_t k, ScannedPair& pair) {
   auto value = parse_number(line.substr(k, len));
   if (!value) return 0;
   pair.value = *value;
+  pair.value_at = k;
+  pair.value_len = len;
   size_t e = k + len;
   bool position = is_epoch_name(pair.name) || is_step_name(pair.name);
   if (position && e + 1 < line.size() && line[e] == '/' && is_digit(line[e + 1])) {
@@ -151,19 +153,44 @@ bool is_step_name(std::string_view n) {
   return equals_any(n, {"step", "global_step", "iter", "iteration"});
 }
 
-bool is_metric_like(std::string_view n) {
-  if (n == "learning_rate") return true;
+namespace {
+
+constexpr std::string_view kHyperparameterStems[] = {
+    "batch",     "bs",        "epochs", "seed",   "dropout",      "momentum", "decay",
+    "warmup",    "wd",        "beta1",  "beta2",  "eps",          "epsilon",  "gamma",
+    "alpha",     "lambda",    "clip",   "hidden", "layers",       "heads",    "dim",
+    "size",      "workers",   "steps",  "accum",  "accumulation", "patience", "temperature",
+    "optimizer", "scheduler", "lr"};
+
+// True when a `_ / - .` separated part of the name is one of the stems.
+template <size_t N>
+bool has_part(std::string_view n, const std::string_view (&stems)[N]) {
   size_t start = 0;
   while (start <= n.size()) {
     size_t stop = n.find_first_of("_/-.", start);
     if (stop == std::string_view::npos) stop = n.size();
     std::string_view part = n.substr(start, stop - start);
-    for (std::string_view stem : kNamePartStems) {
+    for (std::string_view stem : stems) {
       if (part == stem) return true;
     }
     start = stop + 1;
   }
   return false;
+}
+
+}  // namespace
+
+bool is_metric_like(std::string_view n) {
+  return n == "learning_rate" || has_part(n, kNamePartStems);
+}
+
+bool is_hyperparameter_like(std::string_view n) {
+  return n == "learning_rate" || has_part(n, kHyperparameterStems);
+}
+
+bool is_process_name(std::string_view n) {
+  return equals_any(n, {"pid", "rank", "local_rank", "node_rank", "world_size", "port", "v_num",
+                        "gpu", "gpus", "device", "version", "id"});
 }
 
 bool is_config_name(std::string_view n) {

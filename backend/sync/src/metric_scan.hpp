@@ -18,6 +18,8 @@ struct ScannedPair {
   bool integral = false;        ///< written without fraction or exponent
   std::optional<double> total;  ///< `3/10` gives value 3, total 10 (epoch and step only)
   PairSep sep = PairSep::Equals;
+  size_t value_at = 0;   ///< where the value's text starts on the line
+  size_t value_len = 0;  ///< its length (without a `/total`)
 };
 
 /// Every pair on the line, left to right.
@@ -30,6 +32,10 @@ bool is_step_name(std::string_view lower_name);
 bool is_metric_like(std::string_view lower_name);
 /// True for names that are configuration, not metrics (`pid`, `seed`, `v_num`…).
 bool is_config_name(std::string_view lower_name);
+/// True for names that identify a process rather than configure a run (`pid`, `rank`, `port`…).
+bool is_process_name(std::string_view lower_name);
+/// True for names that look like hyperparameters (`batch`, `dropout`, `warmup_steps`…).
+bool is_hyperparameter_like(std::string_view lower_name);
 
 /// Parses a whole token as a double (`1e-4`, `+3`, `nan`); nullopt when it is not exactly one.
 std::optional<double> parse_number(std::string_view token);

@@ -273,7 +273,7 @@ Result<void> RemoteLogTail::State::feed_metrics(bool final_pass) {
   // Another process moved the offset: a fresh follower starts from where it left it.
   if (!metrics || *stored != metrics_seen) {
     metrics = std::make_unique<LogMetricsFollower>(*store, ref.account, ref.job, ref.task, ref.path,
-                                                   cache.string());
+                                                   cache.string(), AttemptSource::FileChanges);
     // As for local runs: a bad user pattern is reported by the settings, not on every read.
     (void)metrics->add_patterns(opts.metric_patterns);
   }

@@ -68,10 +68,36 @@ struct TaskFile {
 /// One parsed metric value from a task's log.
 struct MetricPoint {
   std::string name;
-  double step = 0;  ///< step or epoch position; the line number when the log gives none
-  double value = 0;
+  double step = 0;   ///< the log's step; else the count of metric lines up to this one
+  double value = 0;  ///< NaN when the log printed nan
   Timestamp at;
+  std::string stream = "stdout";  ///< the log it came from: `stdout` or `stderr`
+  int attempt = 0;                ///< the task's attempt that printed it, 0 for the first
+  bool epoch = false;             ///< the log had printed an epoch position by then
 };
+
+/// One curve of a task: a metric name in one stream and one attempt.
+struct MetricSeries {
+  std::string name;
+  std::string stream;
+  int attempt = 0;
+  bool has_epochs = false;  ///< some point came after an epoch position
+  int64_t points = 0;       ///< points held (fewer than printed once downsampled)
+};
+
+/// What the tables show of a task: the metrics of one stream, and its latest attempt.
+struct TableMetrics {
+  std::string stream;              ///< empty when the task has no metrics
+  int attempt = 0;                 ///< the stream's latest attempt
+  std::vector<std::string> names;  ///< the stream's metric names, by first appearance
+};
+
+/// The stream the tables' metric comes from: the one with epoch lines when there is one, else
+/// stdout, else stderr; empty without series.
+std::string table_stream(const std::vector<MetricSeries>& series);
+
+/// Points kept per series before downsampling (each bucket keeps its min, max and last).
+inline constexpr int64_t kMetricPointCap = 1'000'000;
 
 /// What the local engine knows of a run's processes (intent data, never pruned silently).
 struct LocalRun {
@@ -232,19 +258,45 @@ class Store {
                              const std::string& task, const std::string& file);
 
   // Metrics
-  /// Appends metric points of a task.
+  /// Appends metric points of a task, each to the series of its name, stream and attempt; a
+  /// series past the point cap is downsampled (see set_metric_point_cap).
   Result<void> add_metric_points(const std::string& account, const std::string& job,
                                  const std::string& task, const std::vector<MetricPoint>& points);
-  /// Points of one metric of a task, in step order.
+  /// Points of one metric of a task in one stream, every attempt, in attempt order and then in
+  /// the order the log printed them.
   Result<std::vector<MetricPoint>> metric_points(const std::string& account, const std::string& job,
-                                                 const std::string& task, const std::string& name);
-  /// The last `count` points of one metric of a task, in step order (sparklines).
+                                                 const std::string& task, const std::string& name,
+                                                 const std::string& stream = "stdout");
+  /// The last `count` points of one metric, stream and attempt, in printed order (sparklines).
   Result<std::vector<MetricPoint>> metric_tail(const std::string& account, const std::string& job,
                                                const std::string& task, const std::string& name,
+                                               const std::string& stream, int attempt,
                                                int64_t count);
+  /// Every series of a task, in order of first appearance.
+  Result<std::vector<MetricSeries>> metric_series(const std::string& account,
+                                                  const std::string& job, const std::string& task);
+  /// The stream, attempt and names the tables show (see table_stream).
+  Result<TableMetrics> table_metrics(const std::string& account, const std::string& job,
+                                     const std::string& task);
+  /// The attempt a task is on: a local run's stored attempt (local_runs.attempt), else the
+  /// Batch task's retries plus requeues; 0 for a task the store does not know.
+  Result<int> current_attempt(const std::string& account, const std::string& job,
+                              const std::string& task);
+  /// Downsampling threshold per series (kMetricPointCap unless changed, e.g. by a test).
+  void set_metric_point_cap(int64_t cap) { metric_point_cap_ = cap; }
+  /// Records a value the run printed as configuration (see metric_parser.hpp), replacing one of
+  /// the same name.
+  Result<void> set_output_parameter(const std::string& account, const std::string& job,
+                                    const std::string& task, const NameValue& param);
+  /// Forgets a value held as a parameter that turned out to be a metric.
+  Result<void> remove_output_parameter(const std::string& account, const std::string& job,
+                                       const std::string& task, const std::string& name);
+  /// The parameters a run printed in its output, in order of first appearance.
+  Result<std::vector<NameValue>> output_parameters(const std::string& account,
+                                                   const std::string& job, const std::string& task);
   /// Changes whenever another connection commits (PRAGMA data_version): a cheap "anything new?".
   Result<int64_t> data_version();
-  /// Names of the metrics a task has, in order of first appearance.
+  /// Names of the metrics a task has in any stream, in order of first appearance.
   Result<std::vector<std::string>> metric_names(const std::string& account, const std::string& job,
                                                 const std::string& task);
 
@@ -298,6 +350,7 @@ class Store {
   int version_ = 0;
   bool in_write_ = false;  // inside write(): nested writes join instead of BEGIN
   bool has_fts_ = false;
+  int64_t metric_point_cap_ = kMetricPointCap;
   std::unique_ptr<detail::StatementCache> cache_;
 };
 

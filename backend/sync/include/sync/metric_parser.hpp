@@ -16,6 +16,19 @@
 //   - `epoch` and `step` (also `global_step`, `iter`, `iteration`) are not metrics: they set the
 //     parser's position (`epoch 3/10`, `Epoch 3/10`, `step 1200/5000`, `[step 120]`,
 //     `'epoch': 0.27`). A position applies to every metric of its line and of later lines.
+//
+// Configuration or metric (parse(), which log followers use; parse_line() does not apply it):
+//   - Until a stream's first step or epoch position, a value the stream prints is held as a
+//     parameter of the run (`lr=0.01`, `batch: 64`, `Namespace(seed=1, dropout=0.1)`): metric
+//     pairs as above, plus `=` and dict pairs of configuration names (`seed`, `batch_size`,
+//     `epochs`…, not process names such as `pid` or `rank`) and `:` pairs of
+//     hyperparameter-like names (`batch`, `dropout`, `warmup_steps`…).
+//   - A position ends this prelude: the values held stay parameters.
+//   - A metric name printed a second time before any position also ends it: the log has no
+//     positions, so that name's first line and every held value from that line on become metric
+//     points (in their lines' order) and stop being parameters; earlier lines stay parameters.
+//   - A line a user pattern matches ends it too (user patterns name metrics).
+//   - After the prelude, parameters are no longer looked for.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/entities.hpp"
 #include "core/result.hpp"
 
 namespace trainyard {
@@ -39,6 +53,20 @@ struct ParsedMetric {
   bool operator==(const ParsedMetric&) const = default;
 };
 
+/// The metric points of one log line.
+struct ParsedRecord {
+  uint64_t line = 0;  ///< 1 for the first line parsed
+  std::vector<ParsedMetric> metrics;
+};
+
+/// What one line told under the configuration rule.
+struct ParsedLine {
+  /// Earlier lines' held values that turned out to be metrics, then this line's points.
+  std::vector<ParsedRecord> records;
+  std::vector<NameValue> parameters;        ///< values found to be parameters of the run
+  std::vector<std::string> not_parameters;  ///< names held as parameters that are metrics
+};
+
 /// Stateful parser of one log stream: remembers the last epoch and step. Not thread-safe.
 class MetricParser {
  public:
@@ -50,6 +78,11 @@ class MetricParser {
   /// Metric points found on one sanitized line (without its newline).
   std::vector<ParsedMetric> parse_line(std::string_view line);
 
+  /// Points and parameters of one sanitized line under the configuration rule above.
+  ParsedLine parse(std::string_view line);
+  /// Ends the configuration prelude (a follower resuming a stream that already has points).
+  void end_prelude() { prelude_ = false, held_.clear(); }
+
   /// Adds a user pattern (ECMAScript regex) whose first capture group is the value of metric
   /// `name`; tried on every line after the built-in scanner. Fails on a bad regex.
   Result<void> add_pattern(std::string name, std::string_view regex);
@@ -60,10 +93,23 @@ class MetricParser {
   std::optional<double> epoch() const { return epoch_; }
   /// Forgets the position (new attempt of a task).
   void reset_position() { step_.reset(), epoch_.reset(); }
+  /// Starts over as for a new stream: no position, and a new configuration prelude.
+  void restart() { reset_position(), prelude_ = true, held_.clear(), line_ = 0; }
 
  private:
   struct UserPattern;
+  struct Held {
+    uint64_t line;
+    ParsedMetric metric;
+  };
+  void add_pattern_points(std::string_view line, std::vector<ParsedMetric>& points) const;
+  std::optional<uint64_t> first_held_line(const std::vector<ParsedMetric>& points) const;
+  void release_from(uint64_t first, ParsedLine& out);
+
   std::vector<UserPattern> patterns_;
+  bool prelude_ = true;
+  uint64_t line_ = 0;
+  std::vector<Held> held_;
   std::optional<int64_t> step_;
   std::optional<double> epoch_;
 };
