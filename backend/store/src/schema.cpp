@@ -303,19 +303,20 @@ int latest_schema_version() {
 }
 
 Result<void> check_is_ours(sqlite3* db, const std::string& path) {
-  auto v = user_version(db);
-  if (!v) return v.error();
-  if (*v != 0) return ok_result();
   // Version 0 with tables: another program's database. Ours always sets the version in the
-  // transaction that creates its tables.
+  // transaction that creates its tables. Both are read by one statement, so from one snapshot:
+  // read apart, another connection's first migration could commit between them.
   sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &s, nullptr) != SQLITE_OK) {
+  const char* sql =
+      "SELECT (SELECT user_version FROM pragma_user_version), "
+      "EXISTS (SELECT 1 FROM sqlite_master)";
+  if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
     return db_error(db, "read schema");
   }
-  Stmt any(s, "read schema", nullptr);
-  auto row = any.step();
+  Stmt both(s, "read schema", nullptr);
+  auto row = both.step();
   if (!row) return row.error();
-  if (!*row) return ok_result();
+  if (!*row || both.i32(0) != 0 || both.i32(1) == 0) return ok_result();
   return make_error(ErrorKind::Db,
                     fmt::format("{}: not a trainyard database (it has tables but no schema "
                                 "version); move it away or pick another --data-dir",
