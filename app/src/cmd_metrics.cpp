@@ -73,19 +73,12 @@ nlohmann::json to_json(const TaskMetrics& m, const MetricsOptions& o,
 }
 
 // A CSV field, quoted when it holds a separator, a quote or a line end (RFC 4180).
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 void print_csv(const TaskMetrics& m) {
   out::print("name,stream,attempt,step,value");
   for (size_t i = 0; i < m.series.size(); ++i) {
     const auto& s = m.series[i];
     for (const auto& p : m.points[i])
-      out::print("{},{},{},{},{}", csv_field(s.name), s.stream, s.attempt, p.step, p.value);
+      out::print("{},{},{},{},{}", out::csv_field(s.name), s.stream, s.attempt, p.step, p.value);
   }
 }
 

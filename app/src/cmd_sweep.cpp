@@ -83,14 +83,6 @@ void print_json(const SweepTable& t, const SweepOptions& o) {
              {"runs", runs}});
 }
 
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string csv_number(const std::optional<double>& v) {
   return v ? fmt::format("{}", *v) : "";
 }
@@ -100,12 +92,12 @@ void print_csv(const SweepTable& t) {
   header.insert(header.end(), t.param_names.begin(), t.param_names.end());
   header.insert(header.end(), {"final", "best", "trend"});
   std::vector<std::string> fields;
-  for (const auto& h : header) fields.push_back(csv_field(h));
+  for (const auto& h : header) fields.push_back(out::csv_field(h));
   out::print("{}", join(fields, ","));
   for (const auto& r : t.rows) {
-    fields = {csv_field(r.task.id), csv_field(r.task.display_name),
+    fields = {out::csv_field(r.task.id), out::csv_field(r.task.display_name),
               std::string(to_wire(r.task.state))};
-    for (const auto& v : r.params) fields.push_back(csv_field(v));
+    for (const auto& v : r.params) fields.push_back(out::csv_field(v));
     std::vector<std::string> trend;
     for (double v : r.tail) trend.push_back(fmt::format("{}", v));
     fields.insert(fields.end(),
