@@ -34,7 +34,8 @@ void json(const nlohmann::json& value, int indent = 2);
 /// Like json() for a value already serialized (dumped) elsewhere.
 void json_text(std::string_view dumped);
 
-/// One CSV field (RFC 4180): quoted (with `"` doubled) when it holds a comma, a quote or a line end.
+/// One CSV field (RFC 4180): quoted (with `"` doubled) when it holds a comma, a quote or a line
+/// end.
 std::string csv_field(const std::string& s);
 
 /// Writes bytes exactly as they are. Only for output the user asked to get raw (`logs --raw`).
