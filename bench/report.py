@@ -31,6 +31,7 @@ ROWS = [
     ("   in-process open (Tui ctor + first draw)", "BM_OpenTasksView_ms", None, "ms"),
     ("   'G' + 'g' (last page and back)", "BM_JumpBottomTop_ms", None, "ms"),
     ("   'j' (one row down)", "BM_RowDown_ms", None, "ms"),
+    ("7. ls pools --account A / az batch pool list", "ls_pools_vs_az_ratio", 0.1, "x"),
 ]
 
 

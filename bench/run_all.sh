@@ -69,5 +69,12 @@ $PY "$REPO/bench/pty_bench.py" idle "$BIN" "$WORK/idle" --job "${IDLE_TASK%/*}" 
 $PY "$REPO/bench/pty_bench.py" idle "$BIN" "$WORK/big" --job big --seconds "$IDLE_SECONDS" \
   --name idle_tasks100k | tee -a "$RES"
 
+echo "== 7: ls pools --account A against az batch pool list, paired (emulator)"
+if command -v az >/dev/null 2>&1; then
+  "$REPO/bench/small_commands_bench.sh" "$BIN" 9 4 | tee -a "$RES"
+else
+  echo "az (Debian's azure-cli) is not installed: figure 7 left out"
+fi
+
 echo
 $PY "$REPO/bench/report.py" "$RES"

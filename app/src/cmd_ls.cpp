@@ -35,6 +35,8 @@ Result<void> refresh_batch_account(AppContext& ctx, const LsOptions& o) {
   SyncScope scope{account->name, account->emulator ? AccountKind::Emulator : AccountKind::Batch,
                   account->endpoint, o.what == "tasks" ? o.job : ""};
   scope.pools = o.what == "pools" || o.what == "nodes";
+  // The pool table's node counts are the pools' own (currentDedicatedNodes...): no node lists.
+  scope.nodes = o.what == "nodes";
   scope.jobs = o.what == "jobs" || o.what == "tasks";
   scope.tasks = o.what == "tasks";
   auto synced = full_sync(*ctx.store, **client, scope);

@@ -158,6 +158,9 @@ Result<std::unique_ptr<Emulator>> Emulator::start(EmulatorOptions options) {
   // them all for long).
   srv.set_read_timeout(10, 0);
   srv.set_keep_alive_timeout(30);
+  // cpp-httplib closes a connection after 5 requests by default: a client's sync would reconnect
+  // every 5 requests, which the Batch service never makes it do.
+  srv.set_keep_alive_max_count(1000000);
   // Headers and body go out in separate writes: with Nagle's algorithm the body of every small
   // answer waited for the client's delayed ACK (about 40 ms).
   srv.set_tcp_nodelay(true);

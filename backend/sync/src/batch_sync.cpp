@@ -8,8 +8,9 @@ namespace trainyard {
 
 namespace {
 
-Result<void> sync_pools_and_nodes(SyncTarget& t, SyncStats& stats) {
+Result<void> sync_pools_and_nodes(SyncTarget& t, bool nodes, SyncStats& stats) {
   TY_TRY(refresh_pools(t, stats));
+  if (!nodes) return {};
   auto pools = t.store.pools(t.account);
   if (!pools) return pools.error();
   for (const auto& p : *pools) TY_TRY(refresh_nodes(t, p.id, stats));
@@ -76,7 +77,7 @@ Result<SyncStats> full_sync(Store& store, azure::BatchClient& client, const Sync
   Account account{scope.account, scope.kind, scope.endpoint};
   if (auto ok = store.upsert_account(account); !ok) return ok.error();
   if (scope.job.empty() && scope.pools) {
-    if (auto ok = sync_pools_and_nodes(target, stats); !ok) return ok.error();
+    if (auto ok = sync_pools_and_nodes(target, scope.nodes, stats); !ok) return ok.error();
   }
   if (scope.jobs || scope.tasks) {
     if (auto ok = sync_jobs_and_tasks(target, scope, stats); !ok) return ok.error();

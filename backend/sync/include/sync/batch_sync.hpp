@@ -27,7 +27,8 @@ struct SyncScope {
   AccountKind kind = AccountKind::Batch;
   std::string endpoint;
   std::string job;    ///< only this job's tasks (and the job); empty: the whole account
-  bool pools = true;  ///< pools and their nodes
+  bool pools = true;  ///< pools
+  bool nodes = true;  ///< with `pools`: every pool's nodes (one request per pool)
   bool jobs = true;   ///< jobs (in scope)
   bool tasks = true;  ///< the tasks of the jobs in scope
 };
