@@ -141,7 +141,8 @@ struct Follow {
   SteadyClock::time_point refreshed{};
 };
 
-Result<void> read_and_print(Follow& f, bool final_pass) {
+// Returns whether the read came back full (more is there to read at once).
+Result<bool> read_and_print(Follow& f, bool final_pass) {
   auto st = final_pass ? f.tail.finish() : f.tail.step();
   if (!st) return st.error();
   if (st->reset) {
@@ -151,7 +152,8 @@ Result<void> read_and_print(Follow& f, bool final_pass) {
                 f.tail.ref().path);
   }
   f.printed = print_from(f.tail.cache_path(), f.printed, f.printer);
-  return ok_result();
+  if (!st->missing) TY_TRY(f.tail.feed_metrics(final_pass));
+  return st->more;
 }
 
 // Whether the task has completed: asks the service (and updates the cache) every few seconds.
@@ -166,13 +168,26 @@ Result<bool> task_completed(Follow& f) {
   return (*t)->state == TaskState::Completed;
 }
 
+// The read after `last`: one interval later, on the same beat, so the time a read takes does not
+// add to the interval (a read longer than an interval skips beats).
+SteadyClock::time_point next_beat(SteadyClock::time_point last) {
+  const auto now = SteadyClock::now();
+  last += kPollInterval;
+  if (last <= now) last += (now - last) / kPollInterval * kPollInterval + kPollInterval;
+  return last;
+}
+
 int follow(Follow& f) {
+  auto beat = SteadyClock::now();
   for (;;) {
     auto done = task_completed(f);
     if (!done) return fail(describe(f.tail.ref()), done.error());
-    if (auto r = read_and_print(f, *done); !r) return fail(describe(f.tail.ref()), r.error());
+    auto more = read_and_print(f, *done);
+    if (!more) return fail(describe(f.tail.ref()), more.error());
     if (*done) break;
-    std::this_thread::sleep_for(kPollInterval);
+    if (*more) continue;  // a backlog is printed chunk by chunk, without waiting between them
+    beat = next_beat(beat);
+    std::this_thread::sleep_until(beat);
   }
   f.printer.finish();
   return kExitOk;
@@ -193,6 +208,12 @@ int read_remote(AppContext& ctx, const RemoteFileRef& ref, const RemoteLogsReque
   if (!client) return fail(describe(ref), client.error());
   RemoteLogOptions options;
   options.metric_patterns = ctx.settings.metric_patterns;
+  // Following: one chunk a read, so a long backlog shows as it arrives, not after all of it; and
+  // new lines are printed before their metrics are parsed.
+  if (r.follow) {
+    options.max_step_bytes = options.chunk_bytes;
+    options.deferred_metrics = true;
+  }
   auto tail = RemoteLogTail::open(*ctx.store, **client, ctx.data_dir, ref, options);
   if (!tail) return fail(describe(ref), tail.error());
   if (!r.follow) return print_once(*ctx.store, *tail, r.raw);

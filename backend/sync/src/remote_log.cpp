@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <optional>
 
@@ -15,6 +14,7 @@
 
 #include "azure/parse.hpp"
 #include "remote_log_paths.hpp"
+#include "remote_log_reads.hpp"
 
 namespace trainyard {
 
@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Bytes re-read before the offset to tell a replaced file from a grown one (see the header).
+// Bytes re-read before the offset to tell a replaced file from a grown one when the service
+// gives no creation time (see the header).
 constexpr int64_t kAnchorBytes = 64;
 // A chunk must hold more than the anchor, or a read could never make progress.
 constexpr uint64_t kMinChunkBytes = 4 * kAnchorBytes;
@@ -83,57 +84,6 @@ Result<void> write_all(int fd, std::string_view data, int64_t offset, const fs::
   return ok_result();
 }
 
-bool starts_with(const std::string& s, std::string_view prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
-}
-
-// The file is not there (yet): Batch says FileNotFound, or that the task's state allows no
-// file operation (before it is scheduled to a node).
-bool missing_file(const Error& e) {
-  return starts_with(e.message, "FileNotFound:") ||
-         starts_with(e.message, "OperationInvalidForCurrentState:");
-}
-
-Result<std::optional<int64_t>> probe_missing(azure::BatchClient& client, const std::string& path) {
-  // A HEAD answer has no body naming what is missing: a one-byte GET tells a file that is not
-  // there yet (no error) from a job, task, pool or node that does not exist.
-  auto probe = client.call("GET", path, {}, "", {{"ocp-range", "bytes=0-0"}});
-  if (probe || missing_file(probe.error())) return std::optional<int64_t>();
-  return probe.error();
-}
-
-// The remote size from HEAD; nullopt while the file does not exist.
-Result<std::optional<int64_t>> remote_size(azure::BatchClient& client, const std::string& path) {
-  auto r = client.call("HEAD", path);
-  if (!r) {
-    auto kind = r.error().kind;
-    if (kind != ErrorKind::NotFound && kind != ErrorKind::Conflict) return r.error();
-    return probe_missing(client, path);
-  }
-  auto text = r->header("Content-Length");
-  int64_t size = -1;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), size);
-  if (ec != std::errc() || end != text.data() + text.size() || size < 0)
-    return make_error(ErrorKind::Parse, fmt::format("{}: HEAD gave no Content-Length", path));
-  return std::optional<int64_t>(size);
-}
-
-// Bytes [start, end]; empty when the file has since shrunk below `start` or gone.
-Result<std::string> get_range(azure::BatchClient& client, const std::string& path, int64_t start,
-                              int64_t end) {
-  auto r =
-      client.call("GET", path, {}, "", {{"ocp-range", fmt::format("bytes={}-{}", start, end)}});
-  if (!r) {
-    if (starts_with(r.error().message, "InvalidRange:") || missing_file(r.error()))
-      return std::string();
-    return r.error();
-  }
-  if (static_cast<int64_t>(r->body.size()) > end - start + 1)
-    return make_error(ErrorKind::Parse,
-                      fmt::format("{}: the service answered more than the ocp-range asked", path));
-  return std::move(r->body);
-}
-
 }  // namespace
 
 struct RemoteLogTail::State {
@@ -144,14 +94,18 @@ struct RemoteLogTail::State {
   fs::path cache;
   std::string rest;
   remote_log::OffsetKey key;
-  int64_t offset = 0;  // how far the copy is complete, during a read
+  std::string created_key;  // the store's key of the copied file's creation time
+  int64_t offset = 0;       // how far the copy is complete, during a read
+  int64_t created = 0;      // the copied file's creation time (Unix seconds); 0: unknown
   std::unique_ptr<LogMetricsFollower> metrics;
   int64_t metrics_seen = -1;  // the metrics offset as this tail last saw it in the store
 
   Result<TailStep> read(bool final_pass);
   Result<void> reconcile(int fd);
-  Result<TailStep> fetch(int fd);
-  Result<void> copy_new(int fd, int64_t size, TailStep& st);
+  Result<TailStep> fetch(int fd, bool final_pass);
+  Result<void> check_replaced(int fd, const remote_log::FileHead& head, TailStep& st);
+  Result<void> copy_new(int fd, const remote_log::FileHead& head, bool verify, bool final_pass,
+                        TailStep& st);
   Result<bool> anchor_matches(int fd, int64_t start, const std::string& body, int64_t anchor);
   Result<void> append(int fd, std::string_view bytes);
   Result<void> restart(int fd);
@@ -171,9 +125,9 @@ Result<TailStep> RemoteLogTail::State::read(bool final_pass) {
   if (!fd) return fd.error();
   FdGuard guard(*fd);
   TY_TRY(reconcile(guard.get()));
-  auto st = fetch(guard.get());
+  auto st = fetch(guard.get(), final_pass);
   if (!st) return st;
-  if (!st->missing) TY_TRY(feed_metrics(final_pass));
+  if (!st->missing && !opts.deferred_metrics) TY_TRY(feed_metrics(final_pass));
   return st;
 }
 
@@ -183,6 +137,9 @@ Result<void> RemoteLogTail::State::reconcile(int fd) {
   auto stored = store->log_offset(ref.account, key.job, key.task, key.file);
   if (!stored) return stored.error();
   offset = std::max<int64_t>(0, *stored);
+  auto when = store->log_offset(ref.account, key.job, key.task, created_key);
+  if (!when) return when.error();
+  created = *when;
   struct stat st {};
   if (::fstat(fd, &st) != 0) return io_error(cache, "stat");
   if (st.st_size > offset && ::ftruncate(fd, offset) != 0) return io_error(cache, "truncate");
@@ -191,36 +148,59 @@ Result<void> RemoteLogTail::State::reconcile(int fd) {
   return record();
 }
 
-Result<TailStep> RemoteLogTail::State::fetch(int fd) {
+Result<TailStep> RemoteLogTail::State::fetch(int fd, bool final_pass) {
   TailStep st;
-  auto size = remote_size(*client, rest);
-  if (!size) return size.error();
-  if (!*size) {
+  auto head = remote_log::head(*client, rest);
+  if (!head) return head.error();
+  if (!*head) {
     st.missing = true;
     return st;
   }
-  st.remote_size = static_cast<uint64_t>(**size);
-  if (**size < offset) {
-    TY_TRY(restart(fd));
-    st.reset = true;
-  }
-  TY_TRY(copy_new(fd, **size, st));
+  st.remote_size = static_cast<uint64_t>((*head)->size);
+  // Without creation times on both sides, the bytes before the offset tell whether it is the
+  // file copied (a copy begun before they were kept, or a service that sends none).
+  const bool by_content = created == 0 || (*head)->created == 0;
+  TY_TRY(check_replaced(fd, **head, st));
+  TY_TRY(copy_new(fd, **head, by_content && offset > 0, final_pass, st));
   return st;
 }
 
-// Reads [offset, size) in chunks; the first request of a copy already begun re-reads up to
-// kAnchorBytes before the offset to check that the remote file is still the one copied.
-Result<void> RemoteLogTail::State::copy_new(int fd, int64_t size, TailStep& st) {
+// A file shorter than the copy, or created at another time than the one copied, is a new file:
+// the copy restarts. The creation time is recorded with the copy.
+Result<void> RemoteLogTail::State::check_replaced(int fd, const remote_log::FileHead& head,
+                                                  TailStep& st) {
+  const bool recreated = head.created != 0 && created != 0 && head.created != created;
+  if (head.size < offset || recreated) {
+    TY_TRY(restart(fd));
+    st.reset = true;
+  }
+  if (head.created == created) return ok_result();
+  created = head.created;
+  return store->set_log_offset(ref.account, key.job, key.task, created_key, created);
+}
+
+// Reads [offset, size) in chunks (a step: at most max_step_bytes, unless final). With `verify`,
+// the first request re-reads up to kAnchorBytes before the offset to check that the remote file
+// is still the one copied.
+Result<void> RemoteLogTail::State::copy_new(int fd, const remote_log::FileHead& head, bool verify,
+                                            bool final_pass, TailStep& st) {
   const auto chunk = static_cast<int64_t>(std::max(opts.chunk_bytes, kMinChunkBytes));
-  bool verify = offset > 0;
-  while (offset < size) {
+  const auto budget = final_pass ? 0 : opts.max_step_bytes;
+  while (offset < head.size) {
+    if (budget != 0 && st.new_bytes >= budget) {
+      st.more = true;
+      break;
+    }
     const int64_t anchor = verify ? std::min(offset, kAnchorBytes) : 0;
     const int64_t start = offset - anchor;
-    auto body = get_range(*client, rest, start, std::min(size, start + chunk) - 1);
-    if (!body) return body.error();
+    auto got = remote_log::get_range(*client, rest, start, std::min(head.size, start + chunk) - 1);
+    if (!got) return got.error();
+    // Replaced since the HEAD: the next step restarts the copy.
+    if (got->created != 0 && head.created != 0 && got->created != head.created) break;
+    const std::string& body = got->body;
     if (verify) {
       verify = false;
-      auto same = anchor_matches(fd, start, *body, anchor);
+      auto same = anchor_matches(fd, start, body, anchor);
       if (!same) return same.error();
       if (!*same) {
         TY_TRY(restart(fd));
@@ -228,8 +208,8 @@ Result<void> RemoteLogTail::State::copy_new(int fd, int64_t size, TailStep& st) 
         continue;
       }
     }
-    if (static_cast<int64_t>(body->size()) <= anchor) break;  // shrunk since HEAD: next step
-    auto fresh = std::string_view(*body).substr(static_cast<size_t>(anchor));
+    if (static_cast<int64_t>(body.size()) <= anchor) break;  // shrunk since HEAD: next step
+    auto fresh = std::string_view(body).substr(static_cast<size_t>(anchor));
     TY_TRY(append(fd, fresh));
     st.new_bytes += fresh.size();
   }
@@ -303,6 +283,7 @@ Result<RemoteLogTail> RemoteLogTail::open(Store& store, azure::BatchClient& clie
   s->client = &client;
   s->rest = remote_log::rest_path(ref);
   s->key = remote_log::cache_offset_key(ref);
+  s->created_key = remote_log::created_offset_key(ref);
   s->ref = std::move(ref);
   s->opts = std::move(options);
   s->cache = std::move(*cache);
@@ -315,6 +296,10 @@ Result<TailStep> RemoteLogTail::step() {
 
 Result<TailStep> RemoteLogTail::finish() {
   return s_->read(true);
+}
+
+Result<void> RemoteLogTail::feed_metrics(bool final_pass) {
+  return s_->feed_metrics(final_pass);
 }
 
 const fs::path& RemoteLogTail::cache_path() const {

@@ -106,6 +106,11 @@ OffsetKey cache_offset_key(const RemoteFileRef& ref) {
   return {ref.job, ref.task, "cache:" + ref.path};
 }
 
+std::string created_offset_key(const RemoteFileRef& ref) {
+  if (ref.is_node_file()) return fmt::format("node-created:{}/{}/{}", ref.pool, ref.node, ref.path);
+  return "created:" + ref.path;
+}
+
 bool is_task_log(const RemoteFileRef& ref) {
   return !ref.is_node_file() && (ref.path == "stdout.txt" || ref.path == "stderr.txt");
 }

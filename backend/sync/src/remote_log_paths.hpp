@@ -19,6 +19,10 @@ struct OffsetKey {
 /// `node:<pool>/<node>/<path>` (Batch ids are never empty, so no task's key collides).
 OffsetKey cache_offset_key(const RemoteFileRef& ref);
 
+/// The key (under cache_offset_key's job and task) of the copied file's creation time:
+/// `created:<path>`, or `node-created:<pool>/<node>/<path>` for a node file.
+std::string created_offset_key(const RemoteFileRef& ref);
+
 /// True for a task's stdout.txt or stderr.txt: the files metrics are parsed from.
 bool is_task_log(const RemoteFileRef& ref);
 

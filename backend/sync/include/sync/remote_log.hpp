@@ -8,13 +8,15 @@
 //   - metric extraction of a task's stdout.txt/stderr.txt: the LogMetricsFollower local runs use,
 //     reading the copy, with its own offset under `<path>` (as for local runs).
 //
-// Replacement (a retried task writes a new stdout.txt) is detected by content, not by headers:
-// `ocp-creation-time` is absent on Linux nodes (and the emulator derives it from ctime, which moves
-// with every write), and Last-Modified/ETag move with every append, so neither tells a rewrite
-// from growth. Instead each read after the first starts up to 64 bytes before the offset and
-// compares them with the copy's last bytes; a mismatch, or a remote file shorter than the offset,
-// restarts the copy (TailStep::reset). A file rewritten to exactly the copy's size, or whose
-// rewrite keeps those 64 bytes, is not detected until it differs there.
+// Replacement (a retried task writes a new stdout.txt) is detected by `ocp-creation-time`, which
+// appends leave alone: a file created at another time than the one copied, or shorter than the
+// copy, restarts the copy (TailStep::reset); the creation time is kept in the store next to the
+// offset (`created:<path>`). So no byte is fetched twice. The header has one-second resolution,
+// and a file truncated in place keeps its creation time: a file replaced within the second it was
+// created, or truncated and rewritten past the offset between two reads, is not detected.
+// Where the service sends no creation time (Batch leaves it out on Linux nodes), each read after
+// the first starts up to 64 bytes before the offset and compares them with the copy's last bytes;
+// a mismatch restarts the copy (a rewrite that keeps those 64 bytes is not detected).
 #pragma once
 
 #include <cstdint>
@@ -59,12 +61,18 @@ struct TailStep {
   uint64_t remote_size = 0;  ///< the remote file's size when this read began
   bool reset = false;        ///< the remote file shrank or was replaced: the copy was restarted
   bool missing = false;      ///< the file does not exist (yet): e.g. the task has not started
+  bool more = false;  ///< stopped at `max_step_bytes` with bytes left: worth reading again at once
 };
 
 /// How a tail reads.
 struct RemoteLogOptions {
   uint64_t chunk_bytes = uint64_t{4} << 20;  ///< most bytes asked for in one request
+  /// Most bytes one step() appends (whole chunks; finish() has no limit); 0: all the HEAD saw.
+  uint64_t max_step_bytes = 0;
   bool metrics = true;  ///< feed a task's stdout.txt/stderr.txt to metric extraction
+  /// step() and finish() leave metric extraction to feed_metrics(), which the caller runs once
+  /// it has shown the new bytes (so parsing them does not delay them).
+  bool deferred_metrics = false;
   std::vector<MetricPattern> metric_patterns;  ///< the user's patterns (config `metricPatterns`)
 };
 
@@ -80,16 +88,20 @@ class RemoteLogTail {
   RemoteLogTail(RemoteLogTail&&) noexcept;
   RemoteLogTail& operator=(RemoteLogTail&&) noexcept;
 
-  /// HEAD for the size, then GETs with `ocp-range` from the stored offset to that size (at most
-  /// `chunk_bytes` a request), appending to the copy and then recording the offset (file first,
-  /// so a crash leaves offset <= copy size; a copy longer than the offset is cut back to it, a
-  /// shorter one lowers the offset). A missing file (FileNotFound, or not valid for the task's
-  /// state yet) is 0 bytes and `missing`, not an error; a missing job, task, pool or node is
-  /// NotFound.
+  /// HEAD for the size and creation time, then GETs with `ocp-range` from the stored offset to
+  /// that size (at most `chunk_bytes` a request, `max_step_bytes` a step), appending to the copy
+  /// and then recording the offset (file first, so a crash leaves offset <= copy size; a copy
+  /// longer than the offset is cut back to it, a shorter one lowers the offset). A missing file
+  /// (FileNotFound, or not valid for the task's state yet) is 0 bytes and `missing`, not an error;
+  /// a missing job, task, pool or node is NotFound.
   Result<TailStep> step();
   /// The last read, once the task has completed: afterwards the copy equals the node's file
   /// byte for byte, and a last log record without a line end is parsed for metrics too.
   Result<TailStep> finish();
+
+  /// Metric extraction of the bytes copied so far (with `deferred_metrics`; `final_pass` as the
+  /// read was: a last record without a line end counts once the task has completed).
+  Result<void> feed_metrics(bool final_pass);
 
   /// The cache copy's path.
   const std::filesystem::path& cache_path() const;
