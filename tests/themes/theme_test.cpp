@@ -172,4 +172,22 @@ TEST(Downgrade, TrueColorKeepsEverything) {
 }
 
 }  // namespace
+// An installed binary runs away from its source tree: the shipped names still resolve, to the
+// same themes as the files.
+TEST(ThemeShipped, NamesResolveWithoutTheThemesDirectory) {
+  const std::filesystem::path nowhere = "/no/such/themes/dir";
+  for (const char* name : {"dark", "light", "mono"}) {
+    auto built_in = load_theme(name, nowhere);
+    ASSERT_TRUE(built_in.ok()) << name << ": " << built_in.error().message;
+    auto file = load_theme_file(files_dir() / (std::string(name) + ".json"));
+    ASSERT_TRUE(file.ok()) << name;
+    EXPECT_EQ(*built_in, *file) << name;
+  }
+  EXPECT_EQ(*load_theme("dark", nowhere), default_theme());
+  auto unknown = load_theme("solarized", nowhere);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("dark, light, mono"), std::string::npos)
+      << unknown.error().message;
+}
+
 }  // namespace trainyard

@@ -6,6 +6,8 @@
 #include "core/json_error.hpp"
 #include "themes/theme.hpp"
 
+#include "shipped_themes.hpp"
+
 #ifndef TRAINYARD_THEMES_DIR
 #define TRAINYARD_THEMES_DIR "themes/files"
 #endif
@@ -130,16 +132,34 @@ Result<Theme> load_theme_file(const std::filesystem::path& path) {
   return parse_theme(text.str(), path.string());
 }
 
+namespace {
+
+// The shipped theme of that name as compiled in, for a binary run away from its source tree.
+std::optional<ShippedTheme> shipped_theme(std::string_view name) {
+  for (const auto& t : shipped_themes())
+    if (t.name == name) return t;
+  return std::nullopt;
+}
+
+std::string shipped_theme_names() {
+  std::string names;
+  for (const auto& t : shipped_themes()) names += (names.empty() ? "" : ", ") + std::string(t.name);
+  return names;
+}
+
+}  // namespace
+
 Result<Theme> load_theme(std::string_view name_or_path, const std::filesystem::path& dir) {
   bool is_path =
       name_or_path.find('/') != std::string_view::npos || name_or_path.ends_with(".json");
   if (is_path) return load_theme_file(std::filesystem::path(name_or_path));
   auto file = dir / (std::string(name_or_path) + ".json");
-  if (!std::filesystem::exists(file))
-    return make_error(ErrorKind::Usage, "unknown theme '" + std::string(name_or_path) +
-                                            "' (a name from " + dir.string() +
-                                            ", or a theme file's path)");
-  return load_theme_file(file);
+  if (std::filesystem::exists(file)) return load_theme_file(file);
+  if (auto shipped = shipped_theme(name_or_path))
+    return parse_theme(shipped->json, std::string(name_or_path) + " (built in)");
+  return make_error(ErrorKind::Usage, "unknown theme '" + std::string(name_or_path) + "' (" +
+                                          shipped_theme_names() + ", a name from " + dir.string() +
+                                          ", or a theme file's path)");
 }
 
 std::string theme_to_json(const Theme& theme) {

@@ -57,8 +57,8 @@ std::filesystem::path themes_dir();
 Result<Theme> parse_theme(std::string_view json_text, std::string_view source);
 /// Reads and parses a theme file.
 Result<Theme> load_theme_file(const std::filesystem::path& path);
-/// Loads a theme by name (`dark` → `<dir>/dark.json`) or, when the text has a `/` or ends in
-/// `.json`, from that path.
+/// Loads a theme by name (`dark` → `<dir>/dark.json`, else the shipped theme of that name as
+/// compiled in) or, when the text has a `/` or ends in `.json`, from that path.
 Result<Theme> load_theme(std::string_view name_or_path,
                          const std::filesystem::path& dir = themes_dir());
 /// The theme as JSON in the theme file format (every role listed).
