@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Full sync of a 20,000-task job: `trainyard sync` into the cache versus `az batch task list`, measured
 # against the same emulator in one run (wall-time ratio), plus the bytes each transferred (the
-# emulator's counters).
+# emulator's counters). Then 100 of the tasks change (failed ones reactivated) and a second
+# `trainyard sync --job` runs: its bytes against the first's, and whether the cache saw all 100.
 #
 #   bench/sync_bench.sh build-rel/app/trainyard [TASKS]
 set -euo pipefail
@@ -51,5 +52,34 @@ ty, az = t1 - t0, t2 - t1
 print("tasks: %d (az counted %d)" % (tasks, az_count))
 print("trainyard sync --job: %6.2f s, %d task-list requests, %.1f MB" % (ty, r1 - r0, (b1 - b0) / 1e6))
 print("az batch task list:   %6.2f s, %d task-list requests, %.1f MB" % (az, r2 - r1, (b2 - b1) / 1e6))
-print("ratio az/trainyard:   %6.1fx (target >= 20x)" % (az / ty))
+print("RESULT sync_vs_az_ratio %.2f x (az batch task list / trainyard sync --job, %d tasks)"
+      % (az / ty, tasks))
+PY
+
+# 100 tasks change: failed ones are reactivated (each a state transition the service records).
+"$exe" ls tasks --account "$AZURE_BATCH_ACCOUNT" --job seed-sweep --json --offline > "$work/before.json"
+python3 -c '
+import json, sys
+tasks = json.load(open(sys.argv[1]))
+failed = [t["id"] for t in tasks if t.get("executionInfo", {}).get("result") == "failure"]
+print("\n".join(failed[:100]))' "$work/before.json" > "$work/changed"
+while read -r id; do
+  "$exe" task reactivate --account "$AZURE_BATCH_ACCOUNT" "seed-sweep/$id" > /dev/null
+done < "$work/changed"
+read -r r3 b3 < <(counters)
+"$exe" sync --account "$AZURE_BATCH_ACCOUNT" --job seed-sweep | tail -1
+read -r r4 b4 < <(counters)
+"$exe" ls tasks --account "$AZURE_BATCH_ACCOUNT" --job seed-sweep --json --offline > "$work/after.json"
+python3 - "$work/changed" "$work/before.json" "$work/after.json" "$b0" "$b1" "$b3" "$b4" <<'PY'
+import json, sys
+changed = set(open(sys.argv[1]).read().split())
+before = {t["id"]: t for t in json.load(open(sys.argv[2]))}
+after = {t["id"]: t for t in json.load(open(sys.argv[3]))}
+b0, b1, b3, b4 = map(int, sys.argv[4:8])
+# A reactivated task has a later state transition (it may have run and failed again since).
+seen = sum(1 for i in changed if i in after and
+           after[i].get("stateTransitionTime") != before[i].get("stateTransitionTime"))
+print("RESULT sync_second_bytes_pct %.2f %% (%d B after %d changed, first sync %d B)"
+      % (100.0 * (b4 - b3) / (b1 - b0), b4 - b3, len(changed), b1 - b0))
+print("RESULT sync_second_changes_seen %d of %d" % (seen, len(changed)))
 PY
