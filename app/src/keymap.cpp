@@ -1,5 +1,7 @@
 #include "app/keymap.hpp"
 
+#include "tui_commands.hpp"
+
 namespace trainyard {
 
 const std::vector<Binding>& default_bindings() {
@@ -10,8 +12,7 @@ const std::vector<Binding>& default_bindings() {
       {"C-c", A::QuitNow, "quit from any pane", C::Global},
       {"?", A::Help, "help", C::Global, true},
       {"Escape", A::Back, "back", C::Global},
-      {":", A::Command, "command (:jobs :tasks :pools :gpus :run :submit :sweep :q)", C::Global,
-       true},
+      {":", A::Command, "command (" + listed_commands() + ")", C::Global, true},
       {"R", A::Refresh, "refresh now", C::Global},
       {"j", A::Down, "down", C::Table},
       {"Down", A::Down, "down", C::Table},

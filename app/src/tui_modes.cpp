@@ -1,30 +1,11 @@
 // Modal input: the filter line, the command line, log search, forms (the run form:
 // tui_run_form.cpp), confirm, help.
-#include <map>
-
-#include <fmt/format.h>
-
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
 namespace {
-
-// Command names and aliases (k9s-style), as data.
-const std::map<std::string, std::string>& command_aliases() {
-  static const std::map<std::string, std::string> aliases{
-      {"accounts", "accounts"}, {"acc", "accounts"}, {"pools", "pools"},
-      {"pool", "pools"},        {"po", "pools"},     {"nodes", "nodes"},
-      {"no", "nodes"},          {"jobs", "jobs"},    {"job", "jobs"},
-      {"jo", "jobs"},           {"tasks", "tasks"},  {"task", "tasks"},
-      {"ta", "tasks"},          {"gpus", "gpus"},    {"gpu", "gpus"},
-      {"run", "run"},           {"q", "quit"},       {"quit", "quit"},
-      {"help", "help"},         {"sweep", "sweep"},  {"sw", "sweep"},
-      {"submit", "submit"},     {"su", "submit"},
-  };
-  return aliases;
-}
 
 void handle_filter(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   (void)ctx;
@@ -91,48 +72,6 @@ void handle_confirm(TuiState& st, const KeyEvent& key) {
 }
 
 }  // namespace
-
-std::vector<std::string> complete_command(const std::string& prefix) {
-  std::vector<std::string> out;
-  for (const auto& [name, target] : command_aliases()) {
-    if (name == target && name.rfind(prefix, 0) == 0) out.push_back(name);
-  }
-  return out;
-}
-
-void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
-  auto it = command_aliases().find(text);
-  if (it == command_aliases().end())
-    return set_status(
-        st,
-        fmt::format("unknown command ':{}' (try :jobs :tasks :pools :gpus :run :submit :sweep :q)",
-                    text),
-        StatusLevel::Error);
-  const auto& cmd = it->second;
-  st.action_label = ":" + cmd;
-  if (cmd == "quit")
-    st.quit = true;
-  else if (cmd == "help")
-    st.mode = Mode::Help;
-  else if (cmd == "run")
-    open_run_form(st);
-  else if (cmd == "submit")
-    open_submit_prompt(ctx, st);
-  else if (cmd == "sweep")
-    open_sweep(ctx, st, std::nullopt);
-  else if (cmd == "accounts")
-    open_view(ctx, st, View::Accounts);
-  else if (cmd == "pools")
-    open_view(ctx, st, View::Pools);
-  else if (cmd == "nodes")
-    open_view(ctx, st, View::Nodes);
-  else if (cmd == "jobs")
-    open_view(ctx, st, View::Jobs);
-  else if (cmd == "tasks")
-    open_view(ctx, st, View::Tasks);
-  else if (cmd == "gpus")
-    open_view(ctx, st, View::Gpus);
-}
 
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   switch (st.mode) {

@@ -1,0 +1,79 @@
+// The `:` commands (k9s-style): each pane by name and short forms, and the run form, submit,
+// sweep, help and quit.
+#include "tui_commands.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+TuiCommand pane(std::string name, std::vector<std::string> aliases, View v, std::string help) {
+  return {std::move(name), std::move(aliases),
+          [v](AppContext& ctx, TuiState& st) { open_view(ctx, st, v); }, std::move(help)};
+}
+
+std::vector<TuiCommand> make_commands() {
+  std::vector<TuiCommand> c;
+  c.push_back(pane("jobs", {"job", "jo"}, View::Jobs, "jobs"));
+  c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks"));
+  c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools"));
+  c.push_back(pane("gpus", {"gpu"}, View::Gpus, "gpus"));
+  c.push_back({"run", {}, [](AppContext&, TuiState& st) { open_run_form(st); }, "run"});
+  c.push_back({"submit", {"su"}, open_submit_prompt, "submit"});
+  c.push_back({"sweep",
+               {"sw"},
+               [](AppContext& ctx, TuiState& st) { open_sweep(ctx, st, std::nullopt); },
+               "sweep"});
+  c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
+  c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
+  c.push_back(pane("nodes", {"no"}, View::Nodes, ""));
+  c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
+  return c;
+}
+
+bool answers_to(const TuiCommand& c, const std::string& text) {
+  return c.name == text || std::find(c.aliases.begin(), c.aliases.end(), text) != c.aliases.end();
+}
+
+}  // namespace
+
+const std::vector<TuiCommand>& tui_commands() {
+  static const std::vector<TuiCommand> commands = make_commands();
+  return commands;
+}
+
+const TuiCommand* find_tui_command(const std::string& text) {
+  for (const auto& c : tui_commands())
+    if (answers_to(c, text)) return &c;
+  return nullptr;
+}
+
+std::string listed_commands() {
+  std::string out;
+  for (const auto& c : tui_commands())
+    if (!c.help.empty()) out += (out.empty() ? ":" : " :") + c.help;
+  return out;
+}
+
+std::vector<std::string> complete_command(const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& c : tui_commands())
+    if (c.name.rfind(prefix, 0) == 0) out.push_back(c.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
+  const TuiCommand* c = find_tui_command(text);
+  if (!c)
+    return set_status(st, fmt::format("unknown command ':{}' (try {})", text, listed_commands()),
+                      StatusLevel::Error);
+  st.action_label = ":" + c->name;
+  c->run(ctx, st);
+}
+
+}  // namespace trainyard
