@@ -89,6 +89,25 @@ int run_action(const CliState& st, const std::string& account, const ActionSpec&
   return after(*session);
 }
 
+Result<void> run_in_session(ActionSession& s, const BatchAction& action) {
+  ActionEnv env{*s.client, *s.ctx->store, s.ctx->clock};
+  auto r = action.run(env);
+  if (!r) return r.error();
+  ensure_account_row(s);
+  print_done(r->done);
+  for (const auto& w : r->warnings) out::eprint("trainyard: warning: {}", w);
+  return {};
+}
+
+int run_catalogued(const CliState& st, const std::string& account, const std::string& command,
+                   const BatchAction& action) {
+  auto session = open_action(st, account, command, action.kind);
+  if (!session) return report(session.error());
+  if (auto ok = run_in_session(*session, action); !ok)
+    return report_failure(action.what, ok.error());
+  return kExitOk;
+}
+
 int report_failure(const std::string& what, const Error& e) {
   out::eprint("trainyard: {}: {}", what, e.message);
   // Only bad input is 2; a malformed answer from the service is the service's failure.
@@ -106,21 +125,8 @@ void refreshed(ActionSession& s, const std::string& what, const Result<void>& r)
   ensure_account_row(s);
 }
 
-void refresh_pool(ActionSession& s, const std::string& pool) {
-  refreshed(s, "pool " + pool, cache_pool(*s.ctx->store, *s.client, pool));
-}
-
-void refresh_node(ActionSession& s, const std::string& pool, const std::string& node) {
-  refreshed(s, "node " + node, cache_node(*s.ctx->store, *s.client, pool, node));
-}
-
 void refresh_job(ActionSession& s, const std::string& job) {
   refreshed(s, "job " + job, cache_job(*s.ctx->store, *s.client, job));
-}
-
-void refresh_task(ActionSession& s, const std::string& job, const std::string& task) {
-  auto r = cache_task(*s.ctx->store, *s.client, job, task);
-  refreshed(s, "task " + job + "/" + task, r ? Result<void>() : Result<void>(r.error()));
 }
 
 void refresh_tasks(ActionSession& s, const std::string& job) {
@@ -132,21 +138,6 @@ void refresh_tasks(ActionSession& s, const std::string& job) {
     return {};
   });
   if (!ok) warn_refresh("the tasks of job " + job, ok.error());
-}
-
-void forget_pool(ActionSession& s, const std::string& pool) {
-  if (auto ok = s.ctx->store->delete_pool(s.account.name, pool); !ok)
-    warn_refresh("pool " + pool, ok.error());
-}
-
-void forget_job(ActionSession& s, const std::string& job) {
-  if (auto ok = s.ctx->store->delete_job(s.account.name, job); !ok)
-    warn_refresh("job " + job, ok.error());
-}
-
-void forget_task(ActionSession& s, const std::string& job, const std::string& task) {
-  if (auto ok = s.ctx->store->delete_task(s.account.name, job, task); !ok)
-    warn_refresh("task " + job + "/" + task, ok.error());
 }
 
 Result<nlohmann::json> read_json_file(const std::string& path) {

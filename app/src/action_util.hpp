@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "actions/batch_action.hpp"
 #include "app/context.hpp"
 #include "azure/accounts.hpp"
 #include "azure/batch_client.hpp"
@@ -23,9 +24,6 @@ struct ActionSession {
   azure::AccountConfig account;
   std::unique_ptr<azure::BatchClient> client;
 };
-
-/// Whether an action changes the account (refused when read-only) or only reads it.
-enum class ActionKind { Change, Read };
 
 /// The account an action acts on: `flag`, else $TRAINYARD_ACCOUNT, else `defaultAccount`, else
 /// local.
@@ -49,17 +47,9 @@ int print_done(const std::string& line);
 
 /// After a change: GETs the entity and upserts it into the store (a 404 removes it), so the TUI
 /// and `ls` show it at once. A failure is a warning on stderr: the action itself succeeded.
-void refresh_pool(ActionSession& s, const std::string& pool);
-void refresh_node(ActionSession& s, const std::string& pool, const std::string& node);
 void refresh_job(ActionSession& s, const std::string& job);
-void refresh_task(ActionSession& s, const std::string& job, const std::string& task);
 /// Refreshes every task of a job (one paged list), e.g. after adding many.
 void refresh_tasks(ActionSession& s, const std::string& job);
-
-/// Removes a deleted entity from the store.
-void forget_pool(ActionSession& s, const std::string& pool);
-void forget_job(ActionSession& s, const std::string& job);
-void forget_task(ActionSession& s, const std::string& job, const std::string& task);
 
 /// Names one action: the command (`pool resize`, for the Batch-only message) and what it does
 /// to what (`resize pool gpu`, the prefix of its failure).
@@ -75,6 +65,13 @@ struct ActionSpec {
 int run_action(const CliState& st, const std::string& account, const ActionSpec& spec,
                const std::function<Result<void>(ActionSession&)>& act,
                const std::function<int(ActionSession&)>& after);
+
+/// Runs a catalogue action on the account (open_action names it `command` when refused): prints
+/// its line to stdout and its warnings to stderr; its failure is report_failure(action.what, …).
+int run_catalogued(const CliState& st, const std::string& account, const std::string& command,
+                   const BatchAction& action);
+/// The same in an opened session; the line printed, or the failure reported (its exit code).
+Result<void> run_in_session(ActionSession& s, const BatchAction& action);
 
 /// Reads a JSON file. A Usage error names it: `F: cannot read it: …`, or for malformed JSON
 /// `F:LINE:COLUMN: not valid JSON (…)`.

@@ -17,10 +17,18 @@ struct JobFlags {
   std::string account, job, json_file, id, pool, tasks = "requeue", reason;
 };
 
+Result<json> job_from_file(const std::string& path) {
+  auto body = read_json_file(path);
+  if (!body) return body.error();
+  if (auto id = act::request_id(*body, "job"); !id)
+    return make_error(ErrorKind::Usage, path + ": " + id.error().message);
+  return body;
+}
+
 Result<json> job_body(const JobFlags& f) {
   if (!f.json_file.empty() && (!f.id.empty() || !f.pool.empty()))
     return make_error(ErrorKind::Usage, "--json holds the whole job: drop --id and --pool");
-  if (!f.json_file.empty()) return read_json_file(f.json_file);
+  if (!f.json_file.empty()) return job_from_file(f.json_file);
   if (f.id.empty() || f.pool.empty())
     return make_error(ErrorKind::Usage, "job create needs --json FILE, or --id and --pool");
   return json{{"id", f.id}, {"poolInfo", {{"poolId", f.pool}}}};
@@ -30,54 +38,25 @@ int job_create(const CliState& st, const JobFlags& f) {
   // The body is checked before the account is opened: bad input sends nothing.
   auto body = job_body(f);
   if (!body) return report_failure("job create", body.error());
-  const bool named = body->is_object() && body->contains("id") && (*body)["id"].is_string();
-  const std::string job = named ? (*body)["id"].get<std::string>() : "";
-  return run_action(
-      st, f.account, {"job create", "create job " + job},
-      [&](ActionSession& s) { return azure::create_job(*s.client, *body); },
-      [&](ActionSession& s) {
-        refresh_job(s, job);
-        return print_done("created job " + job);
-      });
-}
-
-// An action on one job whose success refreshes it.
-int on_job(const CliState& st, const JobFlags& f, const char* command, const char* verb,
-           const std::function<Result<void>(azure::BatchClient&)>& act) {
-  return run_action(
-      st, f.account, {command, fmt::format("{} job {}", verb, f.job)},
-      [&](ActionSession& s) { return act(*s.client); },
-      [&](ActionSession& s) {
-        refresh_job(s, f.job);
-        return print_done(fmt::format("{}: job {}", verb, f.job));
-      });
+  return run_catalogued(st, f.account, "job create", act::create_job(*body));
 }
 
 int job_disable(const CliState& st, const JobFlags& f) {
   auto option = azure::parse_disable_job_option(f.tasks);
   if (!option) return report_failure("job disable", option.error());
-  return on_job(st, f, "job disable", "disable",
-                [&](azure::BatchClient& c) { return azure::disable_job(c, f.job, *option); });
+  return run_catalogued(st, f.account, "job disable", act::disable_job(f.job, *option));
 }
 
 int job_enable(const CliState& st, const JobFlags& f) {
-  return on_job(st, f, "job enable", "enable",
-                [&](azure::BatchClient& c) { return azure::enable_job(c, f.job); });
+  return run_catalogued(st, f.account, "job enable", act::enable_job(f.job));
 }
 
 int job_terminate(const CliState& st, const JobFlags& f) {
-  return on_job(st, f, "job terminate", "terminate",
-                [&](azure::BatchClient& c) { return azure::terminate_job(c, f.job, f.reason); });
+  return run_catalogued(st, f.account, "job terminate", act::terminate_job(f.job, f.reason));
 }
 
 int job_delete(const CliState& st, const JobFlags& f) {
-  return run_action(
-      st, f.account, {"job delete", "delete job " + f.job},
-      [&](ActionSession& s) { return azure::delete_job(*s.client, f.job); },
-      [&](ActionSession& s) {
-        forget_job(s, f.job);
-        return print_done("deleting job " + f.job);
-      });
+  return run_catalogued(st, f.account, "job delete", act::delete_job(f.job));
 }
 
 using Runner = int (*)(const CliState&, const JobFlags&);

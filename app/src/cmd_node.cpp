@@ -17,82 +17,62 @@ struct NodeFlags {
   std::vector<std::string> nodes;
 };
 
-using OneNode = Result<void> (*)(azure::BatchClient&, const std::string& pool,
-                                 const std::string& node, azure::NodeTaskOption);
+using OneNode = BatchAction (*)(std::string pool, std::string node, azure::NodeTaskOption);
 
 // Runs `one` on each node in turn, stopping at the first failure (which names the node).
 int each_node(const CliState& st, const NodeFlags& f, const char* command, const char* verb,
               OneNode one) {
   auto option = azure::parse_node_task_option(f.option);
   if (!option) return report_failure(command, option.error());
+  const ActionKind kind = one(f.pool, "", *option).kind;
   return run_action(
-      st, f.account, {command, fmt::format("{} in pool {}", verb, f.pool)},
+      st, f.account, {command, fmt::format("{} in pool {}", verb, f.pool), kind},
       [&](ActionSession& s) -> Result<void> {
         for (const auto& node : f.nodes) {
-          if (auto ok = one(*s.client, f.pool, node, *option); !ok)
+          if (auto ok = run_in_session(s, one(f.pool, node, *option)); !ok)
             return make_error(ok.error().kind, "node " + node + ": " + ok.error().message);
         }
         return {};
       },
-      [&](ActionSession& s) {
-        for (const auto& node : f.nodes) {
-          refresh_node(s, f.pool, node);
-          print_done(fmt::format("{}: node {}/{}", verb, f.pool, node));
-        }
-        return kExitOk;
-      });
+      [](ActionSession&) { return kExitOk; });
+}
+
+BatchAction disable_one(std::string pool, std::string node, azure::NodeTaskOption option) {
+  return act::set_scheduling(std::move(pool), std::move(node), false, option);
+}
+
+BatchAction enable_one(std::string pool, std::string node, azure::NodeTaskOption) {
+  return act::set_scheduling(std::move(pool), std::move(node), true);
+}
+
+BatchAction login_of(std::string pool, std::string node, azure::NodeTaskOption) {
+  return act::remote_login(std::move(pool), std::move(node));
 }
 
 int node_reboot(const CliState& st, const NodeFlags& f) {
-  return each_node(st, f, "node reboot", "reboot", azure::reboot_node);
+  return each_node(st, f, "node reboot", "reboot", act::reboot_node);
 }
 
 int node_reimage(const CliState& st, const NodeFlags& f) {
-  return each_node(st, f, "node reimage", "reimage", azure::reimage_node);
+  return each_node(st, f, "node reimage", "reimage", act::reimage_node);
 }
 
 int node_disable(const CliState& st, const NodeFlags& f) {
-  return each_node(st, f, "node disable-scheduling", "disable scheduling",
-                   azure::disable_scheduling);
+  return each_node(st, f, "node disable-scheduling", "disable scheduling", disable_one);
 }
 
 int node_enable(const CliState& st, const NodeFlags& f) {
-  auto enable = [](azure::BatchClient& c, const std::string& pool, const std::string& node,
-                   azure::NodeTaskOption) { return azure::enable_scheduling(c, pool, node); };
-  return each_node(st, f, "node enable-scheduling", "enable scheduling", enable);
+  return each_node(st, f, "node enable-scheduling", "enable scheduling", enable_one);
+}
+
+int node_remote_login(const CliState& st, const NodeFlags& f) {
+  return each_node(st, f, "node remote-login", "remote login settings", login_of);
 }
 
 int node_remove(const CliState& st, const NodeFlags& f) {
   auto option = azure::parse_node_task_option(f.option);
   if (!option) return report_failure("node remove", option.error());
-  return run_action(
-      st, f.account, {"node remove", "remove nodes from pool " + f.pool},
-      [&](ActionSession& s) { return azure::remove_nodes(*s.client, f.pool, f.nodes, *option); },
-      [&](ActionSession& s) {
-        refresh_pool(s, f.pool);
-        for (const auto& node : f.nodes) refresh_node(s, f.pool, node);
-        return print_done(fmt::format("removing {} node(s) from pool {}", f.nodes.size(), f.pool));
-      });
-}
-
-int node_remote_login(const CliState& st, const NodeFlags& f) {
-  std::vector<std::pair<std::string, azure::RemoteLogin>> logins;
-  return run_action(
-      st, f.account,
-      {"node remote-login", "remote login settings in pool " + f.pool, ActionKind::Read},
-      [&](ActionSession& s) -> Result<void> {
-        for (const auto& node : f.nodes) {
-          auto r = azure::remote_login_settings(*s.client, f.pool, node);
-          if (!r) return make_error(r.error().kind, "node " + node + ": " + r.error().message);
-          logins.emplace_back(node, *r);
-        }
-        return {};
-      },
-      [&](ActionSession&) {
-        for (const auto& [node, l] : logins)
-          print_done(fmt::format("{}  {}:{}", node, l.ip, l.port));
-        return kExitOk;
-      });
+  return run_catalogued(st, f.account, "node remove", act::remove_nodes(f.pool, f.nodes, *option));
 }
 
 using Runner = int (*)(const CliState&, const NodeFlags&);

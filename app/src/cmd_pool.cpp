@@ -48,112 +48,86 @@ Result<void> check_pool_flags(const PoolFlags& f) {
     return make_error(ErrorKind::Usage, "pool create needs --json FILE, or --id and --vm-size");
   if (f.image.empty() == f.custom_image.empty())
     return make_error(ErrorKind::Usage, "pool create needs one of --image or --custom-image");
-  if (f.node_agent_sku.empty())
-    return make_error(ErrorKind::Usage, "pool create needs --node-agent-sku (see pool images)");
+  // supportedimages lists marketplace images only: theirs is looked up when left out.
+  if (!f.custom_image.empty() && f.node_agent_sku.empty())
+    return make_error(ErrorKind::Usage,
+                      "pool create --custom-image needs --node-agent-sku (see pool images)");
   return {};
+}
+
+Result<json> pool_from_file(const std::string& path) {
+  auto body = read_json_file(path);
+  if (!body) return body.error();
+  if (auto id = act::request_id(*body, "pool"); !id)
+    return make_error(ErrorKind::Usage, path + ": " + id.error().message);
+  return body;
 }
 
 Result<json> pool_body(const PoolFlags& f) {
   TY_TRY(check_pool_flags(f));
-  if (!f.json_file.empty()) return read_json_file(f.json_file);
+  if (!f.json_file.empty()) return pool_from_file(f.json_file);
   azure::PoolSpec spec{f.id,           f.vm_size,           f.image,
                        f.custom_image, f.node_agent_sku,    given(f.dedicated),
                        given(f.spot),  given(f.task_slots), f.start_task};
-  return azure::pool_body(spec);
+  return act::pool_request(spec);
 }
 
 int pool_create(const CliState& st, const PoolFlags& f) {
   // The body is checked before the account is opened: bad input sends nothing.
   auto body = pool_body(f);
   if (!body) return report_failure("pool create", body.error());
-  const bool named = body->is_object() && body->contains("id") && (*body)["id"].is_string();
-  const std::string pool = named ? (*body)["id"].get<std::string>() : "";
-  return run_action(
-      st, f.account, {"pool create", "create pool " + pool},
-      [&](ActionSession& s) { return azure::create_pool(*s.client, *body); },
-      [&](ActionSession& s) {
-        refresh_pool(s, pool);
-        return print_done("created pool " + pool);
-      });
+  return run_catalogued(st, f.account, "pool create", act::create_pool(*body));
 }
 
 int pool_resize(const CliState& st, const PoolFlags& f) {
   auto timeout = optional_duration(f.timeout, "--timeout");
   if (!timeout) return report_failure("pool resize", timeout.error());
-  return run_action(
-      st, f.account, {"pool resize", "resize pool " + f.pool},
-      [&](ActionSession& s) {
-        return azure::resize_pool(*s.client, f.pool, given(f.dedicated), given(f.spot), *timeout);
-      },
-      [&](ActionSession& s) {
-        refresh_pool(s, f.pool);
-        return print_done("resizing pool " + f.pool);
-      });
+  return run_catalogued(st, f.account, "pool resize",
+                        act::resize_pool(f.pool, given(f.dedicated), given(f.spot), *timeout));
 }
 
 int pool_stop_resize(const CliState& st, const PoolFlags& f) {
-  return run_action(
-      st, f.account, {"pool stop-resize", "stop resizing pool " + f.pool},
-      [&](ActionSession& s) { return azure::stop_resize_pool(*s.client, f.pool); },
-      [&](ActionSession& s) {
-        refresh_pool(s, f.pool);
-        return print_done("stopping the resize of pool " + f.pool);
-      });
+  return run_catalogued(st, f.account, "pool stop-resize", act::stop_resize_pool(f.pool));
 }
 
 int autoscale_enable(const CliState& st, const PoolFlags& f) {
   auto interval = optional_duration(f.interval, "--interval");
   if (!interval) return report_failure("pool autoscale enable", interval.error());
-  return run_action(
-      st, f.account, {"pool autoscale enable", "enable autoscale on pool " + f.pool},
-      [&](ActionSession& s) {
-        return azure::enable_autoscale(*s.client, f.pool, f.formula, *interval);
-      },
-      [&](ActionSession& s) {
-        refresh_pool(s, f.pool);
-        return print_done("autoscale enabled on pool " + f.pool);
-      });
+  return run_catalogued(st, f.account, "pool autoscale enable",
+                        act::enable_autoscale(f.pool, f.formula, *interval));
 }
 
 int autoscale_disable(const CliState& st, const PoolFlags& f) {
-  return run_action(
-      st, f.account, {"pool autoscale disable", "disable autoscale on pool " + f.pool},
-      [&](ActionSession& s) { return azure::disable_autoscale(*s.client, f.pool); },
-      [&](ActionSession& s) {
-        refresh_pool(s, f.pool);
-        return print_done("autoscale disabled on pool " + f.pool);
-      });
+  return run_catalogued(st, f.account, "pool autoscale disable", act::disable_autoscale(f.pool));
 }
 
 int autoscale_eval(const CliState& st, const PoolFlags& f) {
-  azure::AutoScaleEvaluation eval;
+  auto eval = std::make_shared<azure::AutoScaleEvaluation>();
+  const auto action = act::evaluate_autoscale(f.pool, f.formula, eval);
   return run_action(
-      st, f.account,
-      {"pool autoscale eval", "evaluate autoscale on pool " + f.pool, ActionKind::Read},
+      st, f.account, {"pool autoscale eval", action.what, ActionKind::Read},
       [&](ActionSession& s) -> Result<void> {
-        auto r = azure::evaluate_autoscale(*s.client, f.pool, f.formula);
+        ActionEnv env{*s.client, *s.ctx->store, s.ctx->clock};
+        auto r = action.run(env);
         if (!r) return r.error();
-        eval = *r;
         return {};
       },
       [&](ActionSession&) {
-        for (const auto& line : sanitize_lines(eval.text())) out::line(stdout, line.text);
+        for (const auto& line : sanitize_lines(eval->text())) out::line(stdout, line.text);
         // A formula that does not evaluate is a failure for scripts, though the call worked.
-        return eval.error.empty() ? kExitOk : kExitFailure;
+        return eval->error.empty() ? kExitOk : kExitFailure;
       });
 }
 
 int pool_delete(const CliState& st, const PoolFlags& f) {
+  const auto action = act::delete_pool(f.pool);
   return run_action(
-      st, f.account, {"pool delete", "delete pool " + f.pool},
+      st, f.account, {"pool delete", action.what},
       [&](ActionSession& s) -> Result<void> {
         TY_TRY(confirm_typed("deleting pool " + f.pool, f.pool, f.yes));
-        return azure::delete_pool(*s.client, f.pool);
+        return run_in_session(s, action);
       },
-      [&](ActionSession& s) {
-        forget_pool(s, f.pool);
-        return print_done("deleting pool " + f.pool);
-      });
+      [](ActionSession&) { return kExitOk; });
 }
 
 std::string end_of_support(const azure::SupportedImage& i, Timestamp now) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "action_util.hpp"
+#include "actions/local_action.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "cmd_wait_stop_batch.hpp"
@@ -141,11 +142,12 @@ int remove_planned(AppContext& ctx, const RmPlan& plan) {
   for (const auto& k : plan.kept) out::print("keeping {}", k);
   for (const auto& r : plan.runs) {
     auto mb = megabytes(ctx, r);
-    if (auto done = engine.remove(r.first, r.second); !done) {
+    auto done = act::remove_run(r.first, r.second).run(engine);
+    if (!done) {
       rc = report(done.error());
       continue;
     }
-    out::print("removed {}/{} ({:.1f} MB)", r.first, r.second, mb);
+    out::print("{} ({:.1f} MB)", *done, mb);
   }
   for (const auto& j : plan.jobs) {
     if (auto done = engine.remove_job(j); !done) {

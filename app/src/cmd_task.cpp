@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "action_util.hpp"
+#include "actions/local_action.hpp"
 #include "app/cli.hpp"
-#include "azure/batch_actions.hpp"
 #include "commands.hpp"
 #include "local/engine.hpp"
 #include "local/task_environment.hpp"
@@ -38,11 +38,24 @@ std::string command_line(const std::vector<std::string>& words) {
   return out;
 }
 
+// Each task checked as the TUI's ^O checks one, its place a JSON pointer into the file.
+Result<std::vector<json>> checked_tasks(const std::string& path, const json& doc) {
+  const bool many = doc.is_array();
+  std::vector<json> tasks =
+      many ? std::vector<json>(doc.begin(), doc.end()) : std::vector<json>{doc};
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (auto ok = act::check_task(tasks[i]); !ok)
+      return make_error(
+          ErrorKind::Usage,
+          fmt::format("{}: {}{}", path, many ? "/" + std::to_string(i) : "", ok.error().message));
+  }
+  return tasks;
+}
+
 Result<std::vector<json>> tasks_from_file(const std::string& path) {
   auto doc = read_json_file(path);
   if (!doc) return doc.error();
-  if (doc->is_object()) return std::vector<json>{*doc};
-  if (doc->is_array() && !doc->empty()) return std::vector<json>(doc->begin(), doc->end());
+  if (doc->is_object() || (doc->is_array() && !doc->empty())) return checked_tasks(path, *doc);
   return make_error(ErrorKind::Usage, path + ": expected a task object or an array of tasks");
 }
 
@@ -61,43 +74,20 @@ int task_add(const CliState& st, const TaskFlags& f) {
   // The tasks are checked before the account is opened: bad input sends nothing.
   auto tasks = tasks_to_add(st, f);
   if (!tasks) return report_failure("task add", tasks.error());
-  azure::AddTasksResult added;
-  return run_action(
-      st, f.account, {"task add", "add tasks to job " + f.job},
-      [&](ActionSession& s) -> Result<void> {
-        auto r = azure::add_tasks(*s.client, f.job, *tasks);
-        if (!r) return r.error();
-        added = *r;
-        return {};
-      },
-      [&](ActionSession& s) {
-        if (tasks->size() == 1)
-          refresh_task(s, f.job, tasks->front()["id"].get<std::string>());
-        else
-          refresh_tasks(s, f.job);
-        return print_done(fmt::format("added {} task(s) to job {}", added.added, f.job));
-      });
+  return run_catalogued(st, f.account, "task add", act::add_tasks(f.job, *tasks));
 }
 
-// An action on JOB/TASK; `forget`: the task is gone afterwards (delete).
-int on_task(const CliState& st, const TaskFlags& f, const char* command, const char* verb,
-            Result<void> (*act)(azure::BatchClient&, const std::string&, const std::string&),
-            bool forget = false) {
+using OnTask = BatchAction (*)(std::string job, std::string task);
+
+// An action on JOB/TASK.
+int on_task(const CliState& st, const TaskFlags& f, const char* command, OnTask action) {
   auto ref = split_task_ref(f.ref);
   if (!ref) return report_failure(command, ref.error());
-  // Named copies: clang 14 cannot capture structured bindings in lambdas.
-  const std::string job = ref->first, task = ref->second;
-  return run_action(
-      st, f.account, {command, fmt::format("{} task {}", verb, f.ref)},
-      [&](ActionSession& s) { return act(*s.client, job, task); },
-      [&](ActionSession& s) {
-        forget ? forget_task(s, job, task) : refresh_task(s, job, task);
-        return print_done(fmt::format("{}: task {}", verb, f.ref));
-      });
+  return run_catalogued(st, f.account, command, action(ref->first, ref->second));
 }
 
 int task_terminate(const CliState& st, const TaskFlags& f) {
-  return on_task(st, f, "task terminate", "terminate", azure::terminate_task);
+  return on_task(st, f, "task terminate", act::terminate_task);
 }
 
 // On the local account: the finished run queued again as its next attempt.
@@ -105,10 +95,9 @@ int reactivate_local(AppContext& ctx, const std::string& ref_text) {
   auto ref = split_task_ref(ref_text);
   if (!ref) return report_failure("task reactivate", ref.error());
   LocalEngine engine(*ctx.store, ctx.engine, ctx.clock);
-  auto attempt = engine.reactivate(ref->first, ref->second, current_environment());
-  if (!attempt) return report_failure("task reactivate", attempt.error());
-  return print_done(fmt::format("reactivated {}: attempt {} (earlier attempts' logs are kept)",
-                                ref_text, *attempt));
+  auto done = act::reactivate_run(ref->first, ref->second, current_environment()).run(engine);
+  if (!done) return report_failure("task reactivate", done.error());
+  return print_done(*done);
 }
 
 int task_reactivate(const CliState& st, const TaskFlags& f) {
@@ -117,11 +106,11 @@ int task_reactivate(const CliState& st, const TaskFlags& f) {
   if (chosen_account(f.account, (*ctx)->settings) == kLocalAccount)
     return reactivate_local(**ctx, f.ref);
   ctx->reset();  // the Batch action opens its own
-  return on_task(st, f, "task reactivate", "reactivate", azure::reactivate_task);
+  return on_task(st, f, "task reactivate", act::reactivate_task);
 }
 
 int task_delete(const CliState& st, const TaskFlags& f) {
-  return on_task(st, f, "task delete", "delete", azure::delete_task, true);
+  return on_task(st, f, "task delete", act::delete_task);
 }
 
 using Runner = int (*)(const CliState&, const TaskFlags&);

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "actions/local_action.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "cmd_wait_stop_batch.hpp"
@@ -65,7 +66,9 @@ int stop_command(const CliState& st, const RefOptions& o) {
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   std::optional<std::chrono::seconds> grace;
   if (o.grace >= 0) grace = std::chrono::seconds(o.grace);
-  if (auto r = engine.request_stop(ref->first, ref->second, grace); !r) return report(r.error());
+  auto stopping = act::stop_run(ref->first, ref->second, grace).run(engine);
+  if (!stopping) return report(stopping.error());
+  out::line(stdout, *stopping);
   auto t = wait_completed(**ctx, ref->first, ref->second);
   if (!t) return report(t.error());
   out::print("{} stopped", o.ref);

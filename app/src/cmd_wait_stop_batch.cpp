@@ -58,7 +58,7 @@ int stop_batch(const CliState& st, const std::string& account, const std::string
                const std::string& task) {
   auto s = open_action(st, account, "stop", ActionKind::Change);
   if (!s) return report(s.error());
-  if (auto r = azure::terminate_task(*s->client, job, task); !r)
+  if (auto r = run_in_session(*s, act::terminate_task(job, task)); !r)
     return report_failure("stop " + job + "/" + task, r.error());
   auto t = wait_batch_task(*s, job, task);
   if (!t) return report_failure("stop " + job + "/" + task, t.error());
@@ -71,12 +71,15 @@ int rm_batch(const CliState& st, const std::string& account,
   if (!s) return report(s.error());
   int rc = kExitOk;
   for (const auto& [job, task] : tasks) {
-    if (auto r = azure::delete_task(*s->client, job, task); !r) {
+    // rm's line, as for local runs, rather than the action's own.
+    ActionEnv env{*s->client, *s->ctx->store, s->ctx->clock};
+    auto r = act::delete_task(job, task).run(env);
+    if (!r) {
       rc = report_failure("rm " + job + "/" + task, r.error());
       continue;
     }
-    forget_task(*s, job, task);
     out::print("removed {}/{}", job, task);
+    for (const auto& w : r->warnings) out::eprint("trainyard: warning: {}", w);
   }
   return rc;
 }

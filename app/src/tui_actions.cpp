@@ -1,6 +1,7 @@
 // What the keymap's actions do in the normal mode.
 #include <fmt/format.h>
 
+#include "actions/local_action.hpp"
 #include "tui_state.hpp"
 #include "widgets/table.hpp"
 
@@ -68,12 +69,7 @@ void confirm_stop(TuiState& st) {
       DialogVm{"Stop task",
                fmt::format("Stop {}/{}? Its process group gets SIGTERM, then SIGKILL after 10 s.",
                            job, task)};
-  st.on_confirm = [&st, job, task] {
-    run_local(st, [job, task](LocalEngine& e) -> Result<std::string> {
-      TY_TRY(e.request_stop(job, task));
-      return fmt::format("stopping {}/{}", job, task);
-    });
-  };
+  st.on_confirm = [&st, job, task] { run_local(st, act::stop_run(job, task).run); };
   st.mode = Mode::Confirm;
 }
 
@@ -82,12 +78,7 @@ void confirm_remove(TuiState& st) {
   if (!key) return;
   std::string job = st.top().job, task = *key;
   st.confirm = DialogVm{"Remove run", fmt::format("Remove {}/{} and its files?", job, task)};
-  st.on_confirm = [&st, job, task] {
-    run_local(st, [job, task](LocalEngine& e) -> Result<std::string> {
-      TY_TRY(e.remove(job, task));
-      return fmt::format("removed {}/{}", job, task);
-    });
-  };
+  st.on_confirm = [&st, job, task] { run_local(st, act::remove_run(job, task).run); };
   st.mode = Mode::Confirm;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "actions/batch_action.hpp"
 #include "azure/batch_client.hpp"
 #include "spec/spec_model.hpp"
 #include "sync/command_runner.hpp"
@@ -32,9 +33,12 @@ std::optional<std::string> selected_row(TuiState& st);
 /// `reply`, when given, runs on the UI thread with the outcome.
 void run_batch(AppContext& ctx, TuiState& st, const std::string& what, BatchCommand command,
                bool change = true, BatchReply reply = {});
-/// Asks first (default No), then runs.
+/// Queues a catalogue action on the focused account's worker, as run_batch does; its outcome
+/// is the action's own text.
+void queue_action(AppContext& ctx, TuiState& st, BatchAction action, BatchReply reply = {});
+/// Asks first (default No), then queues the action.
 void confirm_then(AppContext& ctx, TuiState& st, std::string title, std::string question,
-                  std::string what, BatchCommand command);
+                  BatchAction action);
 /// Shows `form`; on a valid submit, `on_submit` gets it (and the form closes).
 void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_submit);
 /// A change a form sends: its name (`create pool gpu`) and the command.
@@ -42,6 +46,11 @@ struct FormChange {
   std::string what;
   BatchCommand command;
 };
+/// The change a form sends for a catalogue action.
+FormChange form_change(AppContext& ctx, BatchAction action);
+/// A form's change that fails on the worker with `error` (a request that could not be built),
+/// so the form comes back with it.
+FormChange refused_change(std::string what, Error error);
 
 /// What a Batch form sends (tui_batch_forms.cpp).
 struct BatchForm {
@@ -60,13 +69,6 @@ void open_batch_form(AppContext& ctx, TuiState& st, Form form, BatchForm spec);
 
 /// True when the focused account takes changes; else says why in the status bar.
 bool account_writable(AppContext& ctx, TuiState& st);
-
-/// cache_task with the task itself dropped (what `changed` wants).
-Result<void> recache_task(Store& s, azure::BatchClient& c, const std::string& job,
-                          const std::string& task);
-/// `done` when the change worked (with a note when the refresh, run after it, failed).
-Result<std::string> changed(Result<void> change, const std::function<Result<void>()>& refresh,
-                            std::string done);
 
 /// `:submit` on a Batch account (tui_submit_batch.cpp): each job created (or resumed) and its
 /// tasks added on the account's worker, as `submit --account A` does, then cached.

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "account_lookup.hpp"
-#include "azure/batch_actions.hpp"
 #include "tui_batch.hpp"
 
 namespace trainyard {
@@ -82,14 +81,28 @@ void run_batch(AppContext& ctx, TuiState& st, const std::string& what, BatchComm
   set_status(st, what + "…");
 }
 
+void queue_action(AppContext& ctx, TuiState& st, BatchAction action, BatchReply reply) {
+  const bool change = action.kind == ActionKind::Change;
+  std::string what = action.what;
+  run_batch(ctx, st, what, as_command(std::move(action), ctx.clock), change, std::move(reply));
+}
+
 void confirm_then(AppContext& ctx, TuiState& st, std::string title, std::string question,
-                  std::string what, BatchCommand command) {
+                  BatchAction action) {
   if (!account_writable(ctx, st)) return;
   st.confirm = DialogVm{std::move(title), std::move(question)};
-  st.on_confirm = [&ctx, &st, what = std::move(what), command = std::move(command)] {
-    run_batch(ctx, st, what, command);
-  };
+  st.on_confirm = [&ctx, &st, action = std::move(action)] { queue_action(ctx, st, action); };
   st.mode = Mode::Confirm;
+}
+
+FormChange form_change(AppContext& ctx, BatchAction action) {
+  std::string what = action.what;
+  return {std::move(what), as_command(std::move(action), ctx.clock)};
+}
+
+FormChange refused_change(std::string what, Error error) {
+  return {std::move(what),
+          [error](azure::BatchClient&, Store&) -> Result<std::string> { return error; }};
 }
 
 void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_submit) {
@@ -97,21 +110,6 @@ void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_subm
   st.on_form_submit = std::move(on_submit);
   st.form_hooks = {};
   st.mode = Mode::Form;
-}
-
-Result<void> recache_task(Store& s, azure::BatchClient& c, const std::string& job,
-                          const std::string& task) {
-  auto r = cache_task(s, c, job, task);
-  if (!r) return r.error();
-  return {};
-}
-
-// `refresh` is a function so it runs after the change: arguments are evaluated in no set order.
-Result<std::string> changed(Result<void> change, const std::function<Result<void>()>& refresh,
-                            std::string done) {
-  if (!change) return change.error();
-  if (auto r = refresh(); !r) return done + " (cache refresh failed: " + r.error().message + ")";
-  return done;
 }
 
 }  // namespace trainyard

@@ -47,30 +47,10 @@ void show_evaluation(TuiState& st, const std::string& title, const Result<std::s
 
 void evaluate_formula(AppContext& ctx, TuiState& st, const std::string& pool, const Form& form) {
   auto eval = std::make_shared<azure::AutoScaleEvaluation>();
-  const std::string formula = form.value("Formula"), title = form.title;
-  run_batch(
-      ctx, st, "evaluate the formula of " + pool,
-      [pool, formula, eval](azure::BatchClient& c, Store&) -> Result<std::string> {
-        auto r = azure::evaluate_autoscale(c, pool, formula);
-        if (!r) return r.error();
-        *eval = *r;
-        return "evaluated the formula on " + pool + " (not enabled)";
-      },
-      false,
+  const std::string title = form.title;
+  queue_action(
+      ctx, st, act::evaluate_autoscale(pool, form.value("Formula"), eval),
       [&st, title, eval](const Result<std::string>& r) { show_evaluation(st, title, r, *eval); });
-}
-
-BatchCommand enable_command(const std::string& pool, const std::string& formula,
-                            std::optional<Duration> every) {
-  return [pool, formula, every](azure::BatchClient& c, Store& s) -> Result<std::string> {
-    TY_TRY(azure::enable_autoscale(c, pool, formula, every));
-    // Enabling evaluates once; showing that evaluation says what it will do.
-    auto eval = azure::evaluate_autoscale(c, pool, formula);
-    (void)cache_pool(s, c, pool);
-    if (!eval) return "autoscale enabled on " + pool;
-    if (!eval->error.empty()) return "autoscale on " + pool + ": " + eval->error;
-    return "autoscale on " + pool + ": " + eval->results;
-  };
 }
 
 Form autoscale_form(const std::string& pool, const azure::PoolAutoScale& current) {
@@ -90,11 +70,11 @@ Form autoscale_form(const std::string& pool, const azure::PoolAutoScale& current
 void show_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool,
                          const azure::PoolAutoScale& current) {
   BatchForm spec;
-  spec.change = [pool](const Form& form) {
+  spec.change = [&ctx, pool](const Form& form) {
     auto interval = parse_iso_duration(form.value("Interval"));
     std::optional<Duration> every;
     if (interval) every = *interval;
-    return FormChange{"autoscale " + pool, enable_command(pool, form.value("Formula"), every)};
+    return form_change(ctx, act::enable_autoscale(pool, form.value("Formula"), every));
   };
   spec.evaluate = [&ctx, &st, pool](const Form& form) { evaluate_formula(ctx, st, pool, form); };
   open_batch_form(ctx, st, autoscale_form(pool, current), std::move(spec));

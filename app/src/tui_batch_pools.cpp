@@ -1,77 +1,14 @@
 // Pool actions from the Pools pane: create (a form, or the request in $EDITOR), resize, stop
 // resize, autoscale (tui_batch_autoscale.cpp), disable autoscale and delete (the pool id typed to
 // confirm).
-#include <fmt/format.h>
-
-#include "azure/batch_actions.hpp"
-#include "azure/pool_spec.hpp"
 #include "tui_batch.hpp"
 
 namespace trainyard {
 namespace {
 
-// Fills the node agent SKU from supportedimages when left empty, and warns of an image past
-// its end of support.
-Result<std::string> prepare_image(azure::BatchClient& c, azure::PoolSpec& spec, Timestamp now) {
-  if (spec.image.empty()) return std::string();
-  auto images = azure::supported_images(c);
-  if (!images) return images.error();
-  auto found = azure::find_image(*images, spec.image);
-  if (!found) {
-    if (spec.node_agent_sku.empty())
-      return make_error(ErrorKind::Usage, "image " + spec.image +
-                                              " is not in supportedimages: give its node agent "
-                                              "SKU (trainyard pool images)");
-    return std::string("; image not in supportedimages");
-  }
-  if (spec.node_agent_sku.empty()) spec.node_agent_sku = found->node_agent_sku_id;
-  if (!found->past_end_of_life(now)) return std::string();
-  return fmt::format("; WARNING: {} is past its end of support ({})", spec.image,
-                     format_iso8601(*found->batch_support_end_of_life).substr(0, 10));
-}
-
-Result<std::string> create_pool(azure::BatchClient& c, Store& s, azure::PoolSpec spec) {
-  SystemClock clock;
-  auto note = prepare_image(c, spec, clock.now());
-  if (!note) return note.error();
-  auto body = azure::pool_body(spec);
-  if (!body) return body.error();
-  return changed(
-      azure::create_pool(c, *body), [&] { return cache_pool(s, c, spec.id); },
-      "creating pool " + spec.id + *note);
-}
-
-// An edited request's empty node agent SKU is filled from supportedimages, as the form's is.
-Result<void> fill_agent_sku(azure::BatchClient& c, nlohmann::json& body) {
-  auto& vm = body["virtualMachineConfiguration"];
-  if (!vm.is_object() || !vm.value("nodeAgentSKUId", std::string()).empty()) return {};
-  const auto& ref = vm.value("imageReference", nlohmann::json::object());
-  if (!ref.contains("publisher")) return {};
-  auto images = azure::supported_images(c);
-  if (!images) return images.error();
-  auto name =
-      ref.value("publisher", "") + ":" + ref.value("offer", "") + ":" + ref.value("sku", "");
-  auto found = azure::find_image(*images, name);
-  if (!found)
-    return make_error(ErrorKind::Usage,
-                      "image " + name + " is not in supportedimages: give its nodeAgentSKUId");
-  vm["nodeAgentSKUId"] = found->node_agent_sku_id;
-  return {};
-}
-
-Result<FormChange> pool_json_change(const nlohmann::json& request) {
-  const auto& id = request.value("id", nlohmann::json());
-  if (!id.is_string() || !is_valid_batch_id(id.get<std::string>()))
-    return make_error(ErrorKind::Usage, "/id: a pool id (1-64 letters, digits, - and _) is needed");
-  std::string pool = id.get<std::string>();
-  return FormChange{"create pool " + pool,
-                    [pool, request](azure::BatchClient& c, Store& s) -> Result<std::string> {
-                      auto body = request;
-                      TY_TRY(fill_agent_sku(c, body));
-                      return changed(
-                          azure::create_pool(c, body), [&] { return cache_pool(s, c, pool); },
-                          "creating pool " + pool);
-                    }};
+Result<FormChange> pool_json_change(AppContext& ctx, const nlohmann::json& request) {
+  TY_TRY(act::request_id(request, "pool"));
+  return form_change(ctx, act::create_pool(request));
 }
 
 bool is_custom_image(const std::string& image) {
@@ -128,11 +65,7 @@ void open_resize_form(AppContext& ctx, TuiState& st, const std::string& pool) {
     auto d = whole_number(form.value("Dedicated"));
     auto s = whole_number(form.value("Spot"));
     if (!d && !s) return set_status(st, "resize: nothing to change");
-    run_batch(ctx, st, "resize pool " + pool, [pool, d, s](azure::BatchClient& c, Store& store) {
-      return changed(
-          azure::resize_pool(c, pool, d, s), [&] { return cache_pool(store, c, pool); },
-          "resizing pool " + pool);
-    });
+    queue_action(ctx, st, act::resize_pool(pool, d, s));
   });
 }
 
@@ -143,13 +76,8 @@ void open_delete_form(AppContext& ctx, TuiState& st, const std::string& pool) {
   f.add("Type its id", "", pool, [pool](const std::string& v) {
     return v == pool ? FieldError() : FieldError("type the pool id exactly to delete it");
   });
-  open_form(st, std::move(f), [&ctx, &st, pool](const Form&) {
-    run_batch(ctx, st, "delete pool " + pool, [pool](azure::BatchClient& c, Store& s) {
-      return changed(
-          azure::delete_pool(c, pool), [&] { return cache_pool(s, c, pool); },
-          "deleting pool " + pool);
-    });
-  });
+  open_form(st, std::move(f),
+            [&ctx, &st, pool](const Form&) { queue_action(ctx, st, act::delete_pool(pool)); });
 }
 
 }  // namespace
@@ -157,14 +85,15 @@ void open_delete_form(AppContext& ctx, TuiState& st, const std::string& pool) {
 void open_pool_form(AppContext& ctx, TuiState& st) {
   if (!account_writable(ctx, st)) return;
   BatchForm spec;
-  spec.change = [](const Form& form) {
+  spec.change = [&ctx](const Form& form) {
     auto pool = spec_from(form);
-    return FormChange{"create pool " + pool.id,
-                      [pool](azure::BatchClient& c, Store& s) { return create_pool(c, s, pool); }};
+    auto body = act::pool_request(pool);
+    if (!body) return refused_change("create pool " + pool.id, body.error());
+    return form_change(ctx, act::create_pool(*body));
   };
   spec.json_name = "pool.json";
   spec.to_json = [](const Form& form) { return azure::pool_draft(spec_from(form)); };
-  spec.json_change = pool_json_change;
+  spec.json_change = [&ctx](const nlohmann::json& r) { return pool_json_change(ctx, r); };
   open_batch_form(ctx, st, pool_form(), std::move(spec));
 }
 
@@ -178,20 +107,11 @@ void pool_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Resize:
       return open_resize_form(ctx, st, id);
     case Action::StopResize:
-      return run_batch(ctx, st, "stop resize of " + id, [id](azure::BatchClient& c, Store& s) {
-        return changed(
-            azure::stop_resize_pool(c, id), [&] { return cache_pool(s, c, id); },
-            "stopping the resize of " + id);
-      });
+      return queue_action(ctx, st, act::stop_resize_pool(id));
     case Action::Autoscale:
       return open_autoscale_form(ctx, st, id);
     case Action::DisableAutoscale:
-      return run_batch(ctx, st, "disable autoscale of " + id,
-                       [id](azure::BatchClient& c, Store& s) {
-                         return changed(
-                             azure::disable_autoscale(c, id), [&] { return cache_pool(s, c, id); },
-                             "autoscale disabled on " + id);
-                       });
+      return queue_action(ctx, st, act::disable_autoscale(id));
     case Action::Delete:
       return open_delete_form(ctx, st, id);
     default:

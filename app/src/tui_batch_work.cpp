@@ -1,23 +1,16 @@
 // Node, job and task actions on a Batch account, from their panes.
 #include <fmt/format.h>
 
-#include "azure/batch_actions.hpp"
 #include "tui_batch.hpp"
 
 namespace trainyard {
 namespace {
 
-using Change = std::function<Result<void>(azure::BatchClient&)>;
-
 void node_change(AppContext& ctx, TuiState& st, const std::string& verb, const std::string& node,
-                 Change fn) {
-  const std::string pool = st.top().pool;
-  confirm_then(
-      ctx, st, verb + " node", fmt::format("{} {}? Tasks running there are requeued.", verb, node),
-      verb + " " + node, [pool, node, fn, verb](azure::BatchClient& c, Store& s) {
-        return changed(
-            fn(c), [&] { return cache_node(s, c, pool, node); }, verb + " " + node + " sent");
-      });
+                 BatchAction action) {
+  confirm_then(ctx, st, verb + " node",
+               fmt::format("{} {}? Tasks running there are requeued.", verb, node),
+               std::move(action));
 }
 
 void toggle_scheduling(AppContext& ctx, TuiState& st, const std::string& node) {
@@ -27,33 +20,11 @@ void toggle_scheduling(AppContext& ctx, TuiState& st, const std::string& node) {
   if (nodes)
     for (const auto& n : *nodes)
       if (n.id == node) enabled = n.scheduling_state == SchedulingState::Enabled;
-  run_batch(ctx, st, (enabled ? "disable" : "enable") + std::string(" scheduling on ") + node,
-            [pool, node, enabled](azure::BatchClient& c, Store& s) {
-              auto r = enabled ? azure::disable_scheduling(c, pool, node)
-                               : azure::enable_scheduling(c, pool, node);
-              return changed(
-                  r, [&] { return cache_node(s, c, pool, node); },
-                  fmt::format("{}: scheduling {}", node,
-                              enabled ? "disabled (running tasks requeued)" : "enabled"));
-            });
+  queue_action(ctx, st, act::set_scheduling(pool, node, !enabled));
 }
 
-// An edited request's id, checked before anything is sent.
-Result<std::string> request_id(const nlohmann::json& request, const char* what) {
-  const auto& id = request.value("id", nlohmann::json());
-  if (!id.is_string() || !is_valid_batch_id(id.get<std::string>()))
-    return make_error(ErrorKind::Usage,
-                      fmt::format("/id: a {} id (1-64 letters, digits, - and _) is needed", what));
-  return id.get<std::string>();
-}
-
-FormChange job_change(const nlohmann::json& body) {
-  std::string id = body.value("id", "");
-  return {"create job " + id, [id, body](azure::BatchClient& c, Store& s) {
-            return changed(
-                azure::create_job(c, body), [&] { return cache_job(s, c, id); },
-                "created job " + id);
-          }};
+FormChange job_change(AppContext& ctx, const nlohmann::json& body) {
+  return form_change(ctx, act::create_job(body));
 }
 
 nlohmann::json job_request(const Form& form) {
@@ -70,24 +41,18 @@ void open_job_form(AppContext& ctx, TuiState& st) {
     first_pool = pools->front().id;
   f.add("Pool", first_pool, "pool id", id_field).sets("poolInfo.poolId");
   BatchForm spec;
-  spec.change = [](const Form& form) { return job_change(job_request(form)); };
+  spec.change = [&ctx](const Form& form) { return job_change(ctx, job_request(form)); };
   spec.json_name = "job.json";
   spec.to_json = job_request;
-  spec.json_change = [](const nlohmann::json& body) -> Result<FormChange> {
-    TY_TRY(request_id(body, "job"));
-    return job_change(body);
+  spec.json_change = [&ctx](const nlohmann::json& body) -> Result<FormChange> {
+    TY_TRY(act::request_id(body, "job"));
+    return job_change(ctx, body);
   };
   open_batch_form(ctx, st, std::move(f), std::move(spec));
 }
 
-FormChange task_change(const std::string& job, const nlohmann::json& task) {
-  std::string id = task.value("id", "");
-  return {"add task " + id, [job, id, task](azure::BatchClient& c, Store& s) {
-            auto added = azure::add_tasks(c, job, {task});
-            return changed(
-                added ? Result<void>() : Result<void>(added.error()),
-                [&] { return recache_task(s, c, job, id); }, "added " + job + "/" + id);
-          }};
+FormChange task_change(AppContext& ctx, const std::string& job, const nlohmann::json& task) {
+  return form_change(ctx, act::add_tasks(job, {task}));
 }
 
 nlohmann::json task_request(const Form& form) {
@@ -106,14 +71,12 @@ void open_task_form(AppContext& ctx, TuiState& st, const std::string& job) {
       .sets("commandLine");
   f.add("Slots", "1", "task slots it takes", count_field).sets("requiredSlots");
   BatchForm spec;
-  spec.change = [job](const Form& form) { return task_change(job, task_request(form)); };
+  spec.change = [&ctx, job](const Form& form) { return task_change(ctx, job, task_request(form)); };
   spec.json_name = "task.json";
   spec.to_json = task_request;
-  spec.json_change = [job](const nlohmann::json& task) -> Result<FormChange> {
-    TY_TRY(request_id(task, "task"));
-    if (!task.value("commandLine", nlohmann::json()).is_string())
-      return make_error(ErrorKind::Usage, "/commandLine: a command line is needed");
-    return task_change(job, task);
+  spec.json_change = [&ctx, job](const nlohmann::json& task) -> Result<FormChange> {
+    TY_TRY(act::check_task(task));
+    return task_change(ctx, job, task);
   };
   open_batch_form(ctx, st, std::move(f), std::move(spec));
 }
@@ -126,30 +89,16 @@ void node_action(AppContext& ctx, TuiState& st, Action a) {
   const std::string pool = st.top().pool, id = *node;
   switch (a) {
     case Action::Reboot:
-      return node_change(ctx, st, "Reboot", id, [pool, id](azure::BatchClient& c) {
-        return azure::reboot_node(c, pool, id);
-      });
+      return node_change(ctx, st, "Reboot", id, act::reboot_node(pool, id));
     case Action::Reimage:
-      return node_change(ctx, st, "Reimage", id, [pool, id](azure::BatchClient& c) {
-        return azure::reimage_node(c, pool, id);
-      });
+      return node_change(ctx, st, "Reimage", id, act::reimage_node(pool, id));
     case Action::Delete:
-      return node_change(ctx, st, "Remove", id, [pool, id](azure::BatchClient& c) {
-        return azure::remove_nodes(c, pool, {id});
-      });
+      return node_change(ctx, st, "Remove", id, act::remove_nodes(pool, {id}));
     case Action::Scheduling:
       if (account_writable(ctx, st)) toggle_scheduling(ctx, st, id);
       return;
     case Action::RemoteLogin:
-      // A read: allowed on a read-only account too.
-      return run_batch(
-          ctx, st, "remote login of " + id,
-          [pool, id](azure::BatchClient& c, Store&) -> Result<std::string> {
-            auto r = azure::remote_login_settings(c, pool, id);
-            if (!r) return r.error();
-            return fmt::format("{}: ssh -p {} <user>@{}", id, r->port, r->ip);
-          },
-          false);
+      return queue_action(ctx, st, act::remote_login(pool, id));  // a read: allowed read-only
     default:
       return;
   }
@@ -164,31 +113,15 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Terminate:
       return confirm_then(ctx, st, "Terminate job",
                           "Terminate " + id + "? Its running tasks are stopped.",
-                          "terminate job " + id, [id](azure::BatchClient& c, Store& s) {
-                            return changed(
-                                azure::terminate_job(c, id), [&] { return cache_job(s, c, id); },
-                                "terminating job " + id);
-                          });
+                          act::terminate_job(id));
     case Action::Delete:
       return confirm_then(ctx, st, "Delete job",
                           "Delete " + id + " with all its tasks and their files?",
-                          "delete job " + id, [id](azure::BatchClient& c, Store& s) {
-                            return changed(
-                                azure::delete_job(c, id), [&] { return cache_job(s, c, id); },
-                                "deleting job " + id);
-                          });
+                          act::delete_job(id));
     case Action::Scheduling: {
       auto cached = ctx.store->job(st.top().account, id);
       bool disabled = cached && *cached && (*cached)->state == JobState::Disabled;
-      return run_batch(ctx, st, (disabled ? "enable job " : "disable job ") + id,
-                       [id, disabled](azure::BatchClient& c, Store& s) {
-                         auto r = disabled
-                                      ? azure::enable_job(c, id)
-                                      : azure::disable_job(c, id, azure::DisableJobOption::Requeue);
-                         return changed(
-                             r, [&] { return cache_job(s, c, id); },
-                             id + (disabled ? " enabled" : " disabled (tasks requeued)"));
-                       });
+      return queue_action(ctx, st, disabled ? act::enable_job(id) : act::disable_job(id));
     }
     default:
       return;
@@ -208,25 +141,13 @@ void task_action(AppContext& ctx, TuiState& st, Action a) {
   switch (a) {
     case Action::Stop:
       return confirm_then(ctx, st, "Terminate task", "Terminate " + job + "/" + id + "?",
-                          "terminate " + id, [job, id](azure::BatchClient& c, Store& s) {
-                            return changed(
-                                azure::terminate_task(c, job, id),
-                                [&] { return recache_task(s, c, job, id); }, "terminated " + id);
-                          });
+                          act::terminate_task(job, id));
     case Action::Remove:
       return confirm_then(ctx, st, "Delete task",
                           "Delete " + job + "/" + id + " and its files on the node?",
-                          "delete " + id, [job, id](azure::BatchClient& c, Store& s) {
-                            return changed(
-                                azure::delete_task(c, job, id),
-                                [&] { return recache_task(s, c, job, id); }, "deleted " + id);
-                          });
+                          act::delete_task(job, id));
     case Action::Reactivate:
-      return run_batch(ctx, st, "retry " + id, [job, id](azure::BatchClient& c, Store& s) {
-        return changed(
-            azure::reactivate_task(c, job, id), [&] { return recache_task(s, c, job, id); },
-            id + " reactivated: it runs again");
-      });
+      return queue_action(ctx, st, act::reactivate_task(job, id));
     default:
       return;
   }

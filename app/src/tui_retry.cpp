@@ -1,6 +1,5 @@
 // `a` on a local run: a finished run is queued again as its next attempt.
-#include <fmt/format.h>
-
+#include "actions/local_action.hpp"
 #include "local/task_environment.hpp"
 #include "tui_batch.hpp"
 #include "tui_state.hpp"
@@ -14,11 +13,7 @@ void retry_local_run(TuiState& st) {
   // The TUI's environment, as `trainyard run` from this shell would pass it: a finished run's
   // saved environment was deleted when it ended.
   auto environment = current_environment();
-  run_local(st, [job, id, environment](LocalEngine& e) -> Result<std::string> {
-    auto attempt = e.reactivate(job, id, environment);
-    if (!attempt) return attempt.error();
-    return fmt::format("retrying {}/{}: attempt {}", job, id, *attempt);
-  });
+  run_local(st, act::reactivate_run(job, id, environment).run);
 }
 
 }  // namespace trainyard

@@ -30,8 +30,9 @@ void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec
       auto sent = send_job(c, specs[i], all[i]);
       if (!sent) return sent.error();
       auto line = changed(
-          {}, [&] { return cache_sent_job(c, s, account, sent->job); }, sent_line(*sent));
-      done += (done.empty() ? "" : "; ") + *line;
+          {}, [&] { return cache_sent_job(c, s, account, sent->job); }, sent_line(*sent),
+          "job " + sent->job);
+      done += (done.empty() ? "" : "; ") + status_text(*line);
     }
     return done;
   };

@@ -136,7 +136,9 @@ TEST_F(Actions, NodeSubcommands) {
   ASSERT_EQ(nodes.size(), 1u) << nodes.dump();  // only the refreshed node is in the cache yet
   EXPECT_EQ(nodes[0]["schedulingState"], "disabled");
   expect_ok(act({"node", "enable-scheduling", "p", a}));
-  expect_ok(act({"node", "remote-login", "p", a, b}), a + "  127.0.0.1:");
+  auto login = act({"node", "remote-login", "p", a, b});
+  expect_ok(login, a + "  127.0.0.1:");
+  EXPECT_NE(login.out.find("(ssh -p "), std::string::npos) << login.out;  // as the TUI's L says
   expect_ok(act({"node", "reboot", "p", a}));
   expect_ok(act({"node", "reimage", "p", b, "--option", "terminate"}));
   steady("p", 2);
@@ -223,6 +225,73 @@ TEST_F(Actions, LocalAccountIsBatchOnly) {
   auto n = ty({"node", "reboot", "--account", "local", "local", "n"});
   EXPECT_EQ(n.code, 2);
   EXPECT_NE(n.err.find("node reboot is Batch-only"), std::string::npos) << n.err;
+}
+
+// The CLI's and the TUI's pool create are one action: an image's node agent SKU comes from
+// supportedimages when not given, on the flags and in a --json file.
+TEST_F(Actions, PoolCreateFillsTheNodeAgentSkuFromSupportedImages) {
+  expect_ok(act({"pool", "create", "--id", "p", "--vm-size", "standard_d2s_v3", "--image",
+                 "canonical:0001-com-ubuntu-server-jammy:22_04-lts"}),
+            "created pool p");
+  auto p = json::parse(client_->call("GET", "/pools/p")->body);
+  EXPECT_EQ(p["virtualMachineConfiguration"]["nodeAgentSKUId"], "batch.node.ubuntu 22.04");
+  write(root() + "/pool.json", R"({"id": "q", "vmSize": "standard_d2s_v3",
+    "virtualMachineConfiguration": {"imageReference":
+      {"publisher": "canonical", "offer": "ubuntu-24_04-lts", "sku": "server"}}})");
+  expect_ok(act({"pool", "create", "--json", root() + "/pool.json"}), "created pool q");
+  auto q = json::parse(client_->call("GET", "/pools/q")->body);
+  EXPECT_EQ(q["virtualMachineConfiguration"]["nodeAgentSKUId"], "batch.node.ubuntu 24.04");
+  // supportedimages lists marketplace images only: a custom image's agent is the user's to name.
+  auto custom = act({"pool", "create", "--id", "c", "--vm-size", "standard_d2s_v3",
+                     "--custom-image", "/subscriptions/s/images/i"});
+  EXPECT_EQ(custom.code, 2);
+  EXPECT_NE(custom.err.find("--custom-image needs --node-agent-sku"), std::string::npos)
+      << custom.err;
+}
+
+// The emulator lists ubuntu 20.04's node agent with its end of support, 2025-04-30.
+TEST_F(Actions, PoolCreateWarnsOfAnImagePastItsEndOfSupport) {
+  auto r = act({"pool", "create", "--id", "old", "--vm-size", "standard_d2s_v3", "--image",
+                "microsoft-azure-batch:ubuntu-server-container:20-04-lts"});
+  expect_ok(r, "created pool old");
+  EXPECT_NE(r.err.find("trainyard: warning: microsoft-azure-batch:ubuntu-server-container:20-04-lts"
+                       " is past its end of support (2025-04-30)"),
+            std::string::npos)
+      << r.err;
+  auto p = json::parse(client_->call("GET", "/pools/old")->body);
+  EXPECT_EQ(p["virtualMachineConfiguration"]["nodeAgentSKUId"], "batch.node.ubuntu 20.04");
+}
+
+// A request file without an id is refused before anything is sent, as the TUI's ^O refuses it.
+TEST_F(Actions, RequestFilesWithoutAnIdSendNothing) {
+  const std::string pool = root() + "/pool.json", job = root() + "/job.json";
+  const std::string tasks = root() + "/tasks.json";
+  write(pool, R"({"vmSize": "standard_d2s_v3"})");
+  write(job, R"({"poolInfo": {"poolId": "p"}})");
+  write(tasks, R"([{"id": "t1", "commandLine": "true"}, {"id": "t2"}])");
+  const auto before = served();
+  auto p = act({"pool", "create", "--json", pool});
+  EXPECT_EQ(p.code, 2);
+  EXPECT_EQ(p.err, "trainyard: pool create: " + pool +
+                       ": /id: a pool id (1-64 letters, digits, - and _) is needed\n");
+  auto j = act({"job", "create", "--json", job});
+  EXPECT_EQ(j.code, 2);
+  EXPECT_EQ(j.err, "trainyard: job create: " + job +
+                       ": /id: a job id (1-64 letters, digits, - and _) is needed\n");
+  auto t = act({"task", "add", "j", "--json", tasks});
+  EXPECT_EQ(t.code, 2);
+  EXPECT_EQ(t.err,
+            "trainyard: task add: " + tasks + ": /1/commandLine: a command line is needed\n");
+  EXPECT_EQ(served(), before);
+}
+
+// Enabling autoscale says what the formula does now, as the TUI's form does.
+TEST_F(Actions, AutoscaleEnableShowsTheEvaluation) {
+  ASSERT_TRUE(
+      client_->call("POST", "/pools", {}, R"({"id":"p","vmSize":"standard_d2s_v3"})", {}, false)
+          .ok());
+  auto r = act({"pool", "autoscale", "enable", "p", "--formula", "$TargetDedicatedNodes = 3;"});
+  expect_ok(r, "autoscale enabled on pool p: $TargetDedicatedNodes=3");
 }
 
 }  // namespace

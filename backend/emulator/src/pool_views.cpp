@@ -190,18 +190,19 @@ void Service::supported_images(Call& c) {
     const char* offer;
     const char* image_sku;
     const char* capabilities;
+    const char* end_of_life;  // batchSupportEndOfLife; "" when none is announced
   };
   // Current images and node agent SKUs as the service lists them for Linux GPU and CPU pools.
   static const Image kImages[] = {
       {"batch.node.ubuntu 22.04", "microsoft-dsvm", "ubuntu-hpc", "2204",
-       "DockerCompatible,NvidiaTeslaDriverInstalled"},
-      {"batch.node.ubuntu 22.04", "canonical", "0001-com-ubuntu-server-jammy", "22_04-lts", ""},
-      {"batch.node.ubuntu 24.04", "canonical", "ubuntu-24_04-lts", "server", ""},
+       "DockerCompatible,NvidiaTeslaDriverInstalled", ""},
+      {"batch.node.ubuntu 22.04", "canonical", "0001-com-ubuntu-server-jammy", "22_04-lts", "", ""},
+      {"batch.node.ubuntu 24.04", "canonical", "ubuntu-24_04-lts", "server", "", ""},
       {"batch.node.ubuntu 20.04", "microsoft-azure-batch", "ubuntu-server-container", "20-04-lts",
-       "DockerCompatible"},
-      {"batch.node.el 9", "almalinux", "almalinux-x86_64", "9-gen2", ""},
-      {"batch.node.debian 12", "debian", "debian-12", "12", ""},
-      {"batch.node.windows amd64", "microsoftwindowsserver", "windowsserver", "2022-datacenter",
+       "DockerCompatible", "2025-04-30T00:00:00Z"},
+      {"batch.node.el 9", "almalinux", "almalinux-x86_64", "9-gen2", "", ""},
+      {"batch.node.debian 12", "debian", "debian-12", "12", "", ""},
+      {"batch.node.windows amd64", "microsoftwindowsserver", "windowsserver", "2022-datacenter", "",
        ""},
   };
   std::string body = page_start("supportedimages");
@@ -230,6 +231,7 @@ void Service::supported_images(Call& c) {
                        {"version", "latest"}}},
                      {"osType", windows ? "windows" : "linux"},
                      {"verificationType", "verified"}};
+    if (*img.end_of_life) e["batchSupportEndOfLife"] = img.end_of_life;
     if (*img.capabilities) {
       std::string caps = img.capabilities;
       auto arr = nlohmann::json::array();
