@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "actions/local_action.hpp"
+#include "tui_action_routes.hpp"
 #include "tui_state.hpp"
 #include "widgets/table.hpp"
 
@@ -109,46 +110,6 @@ void go_back(TuiState& st) {
     st.top().cursor.filter.clear();
 }
 
-bool batch_only(Action a) {
-  switch (a) {
-    case Action::Create:
-    case Action::Resize:
-    case Action::StopResize:
-    case Action::Autoscale:
-    case Action::DisableAutoscale:
-    case Action::Delete:
-    case Action::Reboot:
-    case Action::Reimage:
-    case Action::Scheduling:
-    case Action::RemoteLogin:
-    case Action::Terminate:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool is_task_action(Action a) {
-  return a == Action::RunForm || a == Action::Stop || a == Action::Remove ||
-         a == Action::Reactivate;
-}
-
-// Keys that change a Batch account go to its pane's actions; true when handled.
-bool batch_action(AppContext& ctx, TuiState& st, Action a) {
-  View v = st.top().view;
-  if (st.top().account == kLocalAccount) {
-    if (batch_only(a)) set_status(st, "that key acts on Batch accounts; local runs use r, s, a, x");
-    return batch_only(a);
-  }
-  if (v == View::Pools && batch_only(a)) return pool_action(ctx, st, a), true;
-  if (v == View::Nodes && batch_only(a)) return node_action(ctx, st, a), true;
-  if (v == View::Jobs && a == Action::RunForm) return task_action(ctx, st, a), true;
-  if (v == View::Jobs && batch_only(a)) return job_action(ctx, st, a), true;
-  bool in_task = v == View::Tasks || v == View::Logs || v == View::Detail;
-  if (in_task && is_task_action(a)) return task_action(ctx, st, a), true;
-  return false;
-}
-
 }  // namespace
 
 // The outcome names the pane and action it came from, even when the user has moved on since.
@@ -183,7 +144,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
   st.action_label = action_name(v, a);
   if (v == View::Logs && log_action_handles(a)) return log_action(ctx, st, a);
   if (v == View::Sweep && sweep_action(ctx, st, a)) return;
-  if (batch_action(ctx, st, a)) return;
+  if (route_pane_action(ctx, st, a)) return;
   switch (a) {
     case Action::Quit:
       if (quits_back(v))
