@@ -66,12 +66,12 @@ const std::vector<ColumnDef<JobRow>>& job_columns() {
   return columns;
 }
 
-// Each job's tasks counted by state (queued; running or preparing; completed well; failed).
-JobRow job_row(AppContext& ctx, Job j, bool pinned, const SyncAges& ages) {
+// A job's tasks counted by state (queued; running or preparing; completed well; failed);
+// `counts` null: it has none.
+JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& ages) {
   JobRow r;
-  auto counts = ctx.store->task_counts(j.account, j.id);
-  auto n = [&](TaskState s) { return counts ? (*counts)[s] : 0; };
-  r.failed = ctx.store->failed_task_count(j.account, j.id).value_or(0);
+  auto n = [&](TaskState s) { return counts ? counts->by_state.at(s) : 0; };
+  r.failed = counts ? counts->failed : 0;
   r.queued = n(TaskState::Active);
   r.running = n(TaskState::Running) + n(TaskState::Preparing);
   r.done = n(TaskState::Completed) - r.failed;
@@ -135,10 +135,15 @@ class JobsPane : public Pane {
     if (!jobs) return p;
     const std::set<std::string>* pins = nullptr;
     if (auto it = st.pinned.find(f.account); it != st.pinned.end()) pins = &it->second;
+    // Every job's counts in one grouped read, not two queries per job.
+    auto counts = ctx.store->job_task_counts(f.account);
     std::vector<JobRow> items;
     for (auto& j : *jobs) {
       bool pinned = pins && pins->count(j.id);
-      items.push_back(job_row(ctx, std::move(j), pinned, ages));
+      const JobTaskCounts* c = nullptr;
+      if (counts)
+        if (auto it = counts->find(j.id); it != counts->end()) c = &it->second;
+      items.push_back(job_row(std::move(j), c, pinned, ages));
     }
     fill_page(
         p, job_columns(), ages.batch, items, [](const JobRow& r) { return r.job.id; },

@@ -8,6 +8,9 @@
 namespace trainyard {
 namespace {
 
+using NodeStates = std::map<NodeState, int64_t>;
+using NodeCounts = std::map<std::string, NodeStates>;
+
 /// A pool as its row shows it.
 struct PoolRow {
   Pool pool;
@@ -108,10 +111,17 @@ class PoolsPane : public Pane {
     p.columns = layouts_of(shown_columns(pool_columns(), ages.batch));
     auto pools = ctx.store->pools(f.account);
     if (!pools) return p;
+    // Every pool's nodes counted by state in one grouped read, not every node of every pool.
+    NodeCounts counts;
+    if (ages.batch) counts = ctx.store->node_state_counts(f.account).value_or(NodeCounts{});
     std::vector<PoolRow> items;
     for (auto& pl : *pools) {
       PoolRow r{std::move(pl), "", ""};
-      if (ages.batch) r.health = pool_health(ctx, r.pool), r.synced = ages.age(kPoolsScope);
+      if (ages.batch) {
+        auto it = counts.find(r.pool.id);
+        r.health = pool_health(r.pool, it != counts.end() ? it->second : NodeStates{});
+        r.synced = ages.age(kPoolsScope);
+      }
       items.push_back(std::move(r));
     }
     fill_page(

@@ -75,15 +75,13 @@ SyncAges load_sync_ages(AppContext& ctx, const std::string& account) {
   return ages;
 }
 
-std::string pool_health(AppContext& ctx, const Pool& p) {
+std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes) {
   if (!p.resize_error.empty()) return "resize: " + p.resize_error;
-  auto nodes = ctx.store->nodes(p.account, p.id);
-  if (!nodes) return "";
-  int unusable = 0, start_failed = 0;
-  for (const auto& n : *nodes) {
-    unusable += n.state == NodeState::Unusable;
-    start_failed += n.state == NodeState::StartTaskFailed;
-  }
+  auto count = [&](NodeState s) {
+    auto it = nodes.find(s);
+    return it == nodes.end() ? int64_t{0} : it->second;
+  };
+  int64_t unusable = count(NodeState::Unusable), start_failed = count(NodeState::StartTaskFailed);
   std::string out;
   if (start_failed) out = fmt::format("{} start task failed", start_failed);
   if (unusable) out += fmt::format("{}{} unusable", out.empty() ? "" : ", ", unusable);

@@ -270,9 +270,9 @@ struct SyncAges {
   std::string age(const std::string& scope) const;
 };
 SyncAges load_sync_ages(AppContext& ctx, const std::string& account);
-/// A pool's health: its resize error, else how many nodes are unusable or failed their start
-/// task; empty when well.
-std::string pool_health(AppContext& ctx, const Pool& p);
+/// A pool's health from its nodes counted by state: its resize error, else how many nodes are
+/// unusable or failed their start task; empty when well.
+std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes);
 
 /// Sweep (tui_sweep.cpp).
 /// Loads the job's runs when the store or the job changed, then fills `st.page`.
