@@ -24,15 +24,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-View view_from_name(const std::string& name) {
-  if (name == "accounts") return View::Accounts;
-  if (name == "pools") return View::Pools;
-  if (name == "nodes") return View::Nodes;
-  if (name == "tasks") return View::Tasks;
-  if (name == "gpus") return View::Gpus;
-  return View::Jobs;
-}
-
 HelpVm help_from_keymap() {
   HelpVm vm;
   for (Context c :
@@ -46,46 +37,19 @@ HelpVm help_from_keymap() {
   return vm;
 }
 
-HintBarVm hints_for(View v) {
+HintBarVm hints_for(const Pane& pane) {
   HintBarVm vm;
-  for (Context c : contexts_for(v))
+  for (Context c : pane.contexts())
     for (const auto& b : default_bindings())
       if (b.context == c && b.hint) {
-        bool back = b.action == Action::Quit && quits_back(v);
-        vm.hints.push_back({b.chord, back ? "back" : action_name(v, b.action)});
+        bool back = b.action == Action::Quit && pane.quits_back();
+        vm.hints.push_back({b.chord, back ? "back" : action_name(pane, b.action)});
       }
   return vm;
 }
 
 CrumbsVm crumbs_of(const TuiState& st) {
-  CrumbsVm vm;
-  const auto& f = st.stack.back();
-  vm.parts.push_back(f.account);
-  bool node_log = f.view == View::Logs && !f.node.empty();
-  if (f.view == View::Pools || f.view == View::Nodes || node_log) vm.parts.push_back("pools");
-  if (!f.pool.empty() && (f.view == View::Nodes || node_log)) vm.parts.push_back(f.pool);
-  if (node_log) {
-    vm.parts.push_back(f.node);
-    vm.parts.push_back(st.logs.stderr_stream ? "startup/stderr" : "startup/stdout");
-    return vm;
-  }
-  bool in_job = f.view == View::Tasks || f.view == View::Logs || f.view == View::Detail ||
-                f.view == View::Sweep;
-  if (f.view == View::Jobs || in_job) vm.parts.push_back("jobs");
-  if (!f.job.empty() && in_job) vm.parts.push_back(f.job);
-  if (f.view == View::Sweep) vm.parts.push_back("sweep");
-  if (f.view == View::Logs || f.view == View::Detail) vm.parts.push_back(f.task);
-  if (f.view == View::Logs) vm.parts.push_back(st.logs.stderr_stream ? "stderr" : "stdout");
-  if (f.view == View::Gpus) vm.parts = {"local", "gpus"};
-  return vm;
-}
-
-void render_table_pane(TuiState& st, Canvas& c, Rect r) {
-  TableVm vm = page_table_vm(st, empty_pane_text(st, "nothing here yet"));
-  if (st.top().view == View::Jobs && st.top().account == kLocalAccount && !st.page.total &&
-      st.top().cursor.filter.empty())
-    vm.empty_text = "no runs yet: press r to start one (the demo is filled in)";
-  render_table(vm, c, r);
+  return {focused_pane(st).crumbs(st)};
 }
 
 void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
@@ -105,7 +69,7 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
       for (const auto& s : path_candidates(vm.text)) vm.candidates += s + " ";
     render_command_line(vm, c, line);
   } else {
-    render_hint_bar(hints_for(st.top().view), c, line);
+    render_hint_bar(hints_for(focused_pane(st)), c, line);
   }
   auto vm = st.status;
   if (st.data_time) vm.data_age = SystemClock().now() - *st.data_time;
@@ -117,20 +81,6 @@ void render_overlays(TuiState& st, Canvas& c, Rect pane) {
   if (st.mode == Mode::Form && st.form) render_form(*st.form, c, c.bounds());
   if (st.mode == Mode::Confirm && st.confirm) render_dialog(*st.confirm, c, c.bounds());
   if (st.mode == Mode::Help) render_help(help_from_keymap(), c, pane);
-}
-
-// Loads the visible page of a table pane, keeping the selection within the rows and on screen
-// (the body height changes with the terminal size).
-void load_page(AppContext& ctx, TuiState& st) {
-  auto& f = st.top();
-  auto& c = f.cursor;
-  int rows = std::max(1, st.body_height);
-  st.page = load_table(ctx, st, c.first, rows);
-  if (st.page.total && c.selected >= st.page.total) c.selected = st.page.total - 1;
-  auto first = scroll_to_show(c.selected, c.first, rows, st.page.total);
-  if (first == c.first) return;
-  c.first = first;
-  st.page = load_table(ctx, st, c.first, rows);
 }
 
 // The editor gets the terminal, and what every child gets of the environment (no secrets).
@@ -156,7 +106,7 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
-  open_view(ctx, *st_, view_from_name(st_->options.view));
+  open_view(ctx, *st_, st_->panes.by_name(st_->options.view));
   if (st_->status.message.empty())
     set_status_from(*st_, "", "? help · : commands", StatusLevel::Info);
   refresh();
@@ -176,7 +126,7 @@ void Tui::handle_key(const KeyEvent& key) {
   if (key.key == Key::Resize) return;
   if (st_->mode != Mode::Normal) {
     handle_mode_key(ctx_, *st_, key);
-  } else if (auto a = lookup_action(default_bindings(), contexts_for(st_->top().view), key)) {
+  } else if (auto a = lookup_action(default_bindings(), focused_pane(*st_).contexts(), key)) {
     apply_action(ctx_, *st_, *a);
   } else {
     st_->action_label.clear();
@@ -202,12 +152,7 @@ void Tui::settle() {
 }
 
 void Tui::refresh() {
-  auto& f = st_->top();
-  if (f.view == View::Logs) refresh_logs(*st_);
-  if (f.view == View::Sweep)
-    refresh_sweep(ctx_, *st_);
-  else if (f.view != View::Logs && f.view != View::Detail)
-    load_page(ctx_, *st_);
+  focused_pane(*st_).refresh(ctx_, *st_);
   update_pollers(ctx_, *st_);
   age_status(*st_);
   fill_sync_status(ctx_, *st_);
@@ -223,23 +168,12 @@ void Tui::draw() {
   // A filter stays in view after Enter, so an applied filter is never a surprise.
   const auto& filter = st_->top().cursor.filter;
   std::string note = filter.empty() ? std::string() : "/" + filter;
-  Rect body = draw_pane(c, pane, view_title(st_->top()), true, note);
+  auto& focused = focused_pane(*st_);
+  Rect body = draw_pane(c, pane, focused.title(st_->top()), true, note);
   int old_height = st_->body_height;
-  bool sweep = st_->top().view == View::Sweep;
-  st_->body_height = std::max(1, table_body_height(sweep ? sweep_table_rect(*st_, body) : body));
-  if (st_->top().view == View::Logs)
-    render_logs(*st_, c, body);
-  else if (st_->top().view == View::Detail)
-    render_detail(ctx_, *st_, c, body);
-  else if (st_->top().view == View::Gpus)
-    render_gpus(ctx_, *st_, c, body);
-  else if (sweep) {
-    if (old_height != st_->body_height) refresh();
-    render_sweep(ctx_, *st_, c, body);
-  } else {
-    if (old_height != st_->body_height) refresh();
-    render_table_pane(*st_, c, body);
-  }
+  st_->body_height = std::max(1, table_body_height(focused.table_rect(*st_, body)));
+  if (focused.is_table() && old_height != st_->body_height) refresh();
+  focused.render(ctx_, *st_, c, body);
   render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1));
   render_overlays(*st_, c, pane);
   term_.present(c);
@@ -251,12 +185,9 @@ void Tui::tick() {
   auto version = ctx_.store->data_version().value_or(-1);
   auto now = std::chrono::steady_clock::now();
   bool stale = version != st_->data_version || now - st_->last_reload >= 5s;
-  if (st_->top().view == View::Logs) refresh_logs(*st_);
+  focused_pane(*st_).tick(*st_);
   if (!stale) return;
-  if (version != st_->data_version) {
-    st_->row_cache.clear();
-    st_->sweep.stale = true;
-  }
+  if (version != st_->data_version) st_->panes.store_changed();
   refresh();
   st_->data_version = version;
   st_->last_reload = now;
@@ -276,7 +207,7 @@ bool Tui::handle_events() {
       wrote = true;
     }
   }
-  if (wrote && st_->top().view == View::Gpus) return true;
+  if (wrote && focused_pane(*st_).shows_samples()) return true;
   if (wrote) tick();
   return changed || wrote;
 }
@@ -284,8 +215,7 @@ bool Tui::handle_events() {
 // A followed log refreshes 4 times a second; everything else once a second (the data changes
 // no faster, and an idle TUI must cost next to nothing).
 std::chrono::milliseconds Tui::refresh_interval() const {
-  bool tailing = st_->top().view == View::Logs && st_->logs.follow;
-  return tailing ? 250ms : 1000ms;
+  return focused_pane(*st_).tailing(*st_) ? 250ms : 1000ms;
 }
 
 int Tui::run() {

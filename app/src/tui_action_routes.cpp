@@ -46,10 +46,10 @@ std::vector<Route> make_routes() {
   return all;
 }
 
-// The binding `a` came from on view `v`: the first of the view's contexts that binds it, as the
+// The binding `a` came from on `pane`: the first of the pane's contexts that binds it, as the
 // key lookup searches them.
-const Binding* matched_binding(View v, Action a) {
-  for (Context c : contexts_for(v))
+const Binding* matched_binding(const Pane& pane, Action a) {
+  for (Context c : pane.contexts())
     for (const auto& b : default_bindings())
       if (b.context == c && b.action == a) return &b;
   return nullptr;
@@ -65,7 +65,7 @@ const Route* route_of(const Binding& b) {
 }  // namespace
 
 bool route_pane_action(AppContext& ctx, TuiState& st, Action a) {
-  const Binding* b = matched_binding(st.top().view, a);
+  const Binding* b = matched_binding(focused_pane(st), a);
   const Route* r = b ? route_of(*b) : nullptr;
   if (!r) return false;
   if (st.top().account != kLocalAccount) return r->run(ctx, st, a), true;

@@ -9,16 +9,6 @@
 namespace trainyard {
 namespace {
 
-bool is_table(View v) {
-  return v != View::Logs && v != View::Detail;
-}
-
-std::optional<std::string> selected_key(TuiState& st) {
-  auto& c = st.top().cursor;
-  if (c.selected < c.first || c.selected - c.first >= st.page.keys.size()) return std::nullopt;
-  return st.page.keys[c.selected - c.first];
-}
-
 void move_selection(TuiState& st, long delta) {
   auto& c = st.top().cursor;
   if (st.page.total == 0) return;
@@ -28,42 +18,23 @@ void move_selection(TuiState& st, long delta) {
   c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
 }
 
+void push_frame(AppContext& ctx, TuiState& st, Frame next) {
+  next.cursor = {};
+  st.stack.push_back(std::move(next));
+  focused_pane(st).entered(ctx, st);
+}
+
 void drill_in(AppContext& ctx, TuiState& st) {
   auto key = selected_key(st);
   if (!key) return;
-  Frame next = st.top();
-  next.cursor = {};
-  switch (st.top().view) {
-    case View::Accounts:
-      next.account = *key;
-      next.view = View::Jobs;
-      break;
-    case View::Pools:
-      next.pool = *key;
-      next.view = View::Nodes;
-      break;
-    case View::Jobs:
-      next.job = *key;
-      next.view = View::Tasks;
-      break;
-    case View::Tasks:
-      next.task = *key;
-      next.view = View::Logs;
-      break;
-    default:
-      return;
-  }
-  st.stack.push_back(next);
-  if (next.view == View::Logs) open_logs(ctx, st);
+  if (auto next = focused_pane(st).drill(st.top(), *key)) push_frame(ctx, st, *next);
 }
 
 void confirm_stop(TuiState& st) {
-  std::string job = st.top().job, task = st.top().task;
-  if (st.top().view == View::Tasks) {
-    auto key = selected_key(st);
-    if (!key) return;
-    task = *key;
-  }
+  std::string job = st.top().job;
+  auto selected = focused_pane(st).selected_task(st);
+  if (!selected) return;
+  std::string task = *selected;
   if (st.top().account != kLocalAccount)
     return set_status(st, "stop: only local runs for now", StatusLevel::Error);
   st.confirm =
@@ -85,22 +56,9 @@ void confirm_remove(TuiState& st) {
 
 void open_detail(AppContext& ctx, TuiState& st, View target) {
   Frame next = st.top();
-  if (st.top().view == View::Tasks || st.top().view == View::Sweep) {
-    auto key = selected_key(st);
-    if (!key) return;
-    next.task = *key;
-  }
-  if (st.top().view == View::Nodes) {
-    auto key = selected_key(st);
-    if (!key || st.top().account == kLocalAccount)
-      return set_status(st, "node logs: only Batch nodes have start tasks", StatusLevel::Error);
-    next.node = *key;
-  }
-  next.cursor = {};
+  if (!focused_pane(st).select_for_detail(st, next)) return;
   next.view = target;
-  st.stack.push_back(next);
-  // A node's start task fails on stderr: that is what its log pane opens on.
-  if (target == View::Logs) open_logs(ctx, st, !next.node.empty());
+  push_frame(ctx, st, next);
 }
 
 void go_back(TuiState& st) {
@@ -140,14 +98,13 @@ void open_view(AppContext& ctx, TuiState& st, View v) {
 }
 
 void apply_action(AppContext& ctx, TuiState& st, Action a) {
-  View v = st.top().view;
-  st.action_label = action_name(v, a);
-  if (v == View::Logs && log_action_handles(a)) return log_action(ctx, st, a);
-  if (v == View::Sweep && sweep_action(ctx, st, a)) return;
+  auto& pane = focused_pane(st);
+  st.action_label = action_name(pane, a);
+  if (pane.act(ctx, st, a)) return;
   if (route_pane_action(ctx, st, a)) return;
   switch (a) {
     case Action::Quit:
-      if (quits_back(v))
+      if (pane.quits_back())
         go_back(st);
       else
         st.quit = true;
@@ -180,7 +137,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       move_selection(st, st.body_height);
       break;
     case Action::Enter:
-      if (is_table(v)) drill_in(ctx, st);
+      if (pane.is_table()) drill_in(ctx, st);
       break;
     case Action::Filter:
       st.mode = Mode::Filter;

@@ -42,14 +42,15 @@ std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
 }
 
 void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream) {
-  st.logs = LogState{};
-  st.logs.stderr_stream = stderr_stream;
-  st.logs.path = log_path(ctx, st.top(), stderr_stream);
+  auto& lg = log_state(st);
+  lg = LogState{};
+  lg.stderr_stream = stderr_stream;
+  lg.path = log_path(ctx, st.top(), stderr_stream);
   refresh_logs(st);
 }
 
 void refresh_logs(TuiState& st) {
-  auto& lg = st.logs;
+  auto& lg = log_state(st);
   if (!lg.file) {
     // A Batch task's copy appears once its poller has read the first bytes.
     if (lg.path.empty()) return;
@@ -114,7 +115,7 @@ std::optional<size_t> search_step(LogState& lg, bool forward) {
 }
 
 void log_search(TuiState& st, bool forward) {
-  auto& lg = st.logs;
+  auto& lg = log_state(st);
   if (!lg.file || lg.search.empty()) return;
   auto hit = search_step(lg, forward);
   if (!hit) return set_status(st, fmt::format("'{}' not found", lg.search), StatusLevel::Error);
@@ -127,7 +128,7 @@ void log_search(TuiState& st, bool forward) {
 }
 
 void log_action(AppContext& ctx, TuiState& st, Action a) {
-  auto& lg = st.logs;
+  auto& lg = log_state(st);
   switch (a) {
     case Action::Up:
       scroll(lg, -1);
@@ -175,7 +176,7 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
 }
 
 void render_logs(TuiState& st, Canvas& c, Rect r) {
-  auto& lg = st.logs;
+  auto& lg = log_state(st);
   // The view's last row is its status line; following must show the file's last lines at the
   // size drawn now, not the size of the previous refresh.
   lg.body_height = std::max(1, r.h - 1);

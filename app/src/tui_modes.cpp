@@ -40,8 +40,8 @@ void handle_search(TuiState& st, const KeyEvent& key) {
   if (r == Reaction::Cancel) st.mode = Mode::Normal;
   if (r != Reaction::Submit) return;
   st.mode = Mode::Normal;
-  st.logs.search = st.input.text();
-  st.logs.match.reset();  // a new query starts from the top of the screen
+  log_state(st).search = st.input.text();
+  log_state(st).match.reset();  // a new query starts from the top of the screen
   log_search(st, true);
 }
 

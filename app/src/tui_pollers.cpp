@@ -12,58 +12,6 @@
 namespace trainyard {
 namespace {
 
-// The ids of the rows on screen, the selected one first.
-std::vector<std::string> rows_on_screen(const TuiState& st) {
-  std::vector<std::string> ids = st.page.keys;
-  const auto& c = st.stack.back().cursor;
-  if (c.selected >= c.first && c.selected - c.first < ids.size()) {
-    auto selected = ids.begin() + static_cast<std::ptrdiff_t>(c.selected - c.first);
-    std::rotate(ids.begin(), selected, selected + 1);
-  }
-  return ids;
-}
-
-PollFocus focus_of(const TuiState& st) {
-  const Frame& f = st.stack.back();
-  PollFocus p;
-  switch (f.view) {
-    case View::Pools:
-      p.pools = true;
-      break;
-    case View::Nodes:
-      p.pool = f.pool;
-      break;
-    case View::Jobs:
-      p.jobs = true;
-      p.jobs_on_screen = rows_on_screen(st);
-      break;
-    case View::Logs:
-      p.log_file = remote_log_file(f, st.logs.stderr_stream);
-      if (!f.node.empty()) {
-        p.pool = f.pool;
-        p.log_node = f.node;
-        break;
-      }
-      p.job = f.job;
-      p.log_task = f.task;
-      break;
-    case View::Detail:
-      p.job = f.job;
-      p.detail_task = f.task;
-      break;
-    case View::Tasks:
-      p.job = f.job;
-      p.tasks_on_screen = rows_on_screen(st);
-      break;
-    case View::Sweep:
-      p.job = f.job;
-      break;
-    default:
-      break;
-  }
-  return p;
-}
-
 // The poller of `account`, started on first use; null for local and unknown accounts.
 BatchPoller* poller_for(AppContext& ctx, TuiState& st, const std::string& account) {
   if (account == kLocalAccount) return nullptr;
@@ -91,6 +39,16 @@ std::string short_error(std::string e) {
 
 }  // namespace
 
+std::vector<std::string> rows_on_screen(const TuiState& st) {
+  std::vector<std::string> ids = st.page.keys;
+  const auto& c = st.stack.back().cursor;
+  if (c.selected >= c.first && c.selected - c.first < ids.size()) {
+    auto selected = ids.begin() + static_cast<std::ptrdiff_t>(c.selected - c.first);
+    std::rotate(ids.begin(), selected, selected + 1);
+  }
+  return ids;
+}
+
 std::string default_pool(AppContext& ctx, const std::string& account) {
   if (account == kLocalAccount) return kLocalPool;
   auto pools = ctx.store->pools(account);
@@ -100,26 +58,6 @@ std::string default_pool(AppContext& ctx, const std::string& account) {
 std::string empty_pane_text(const TuiState& st, std::string empty_text) {
   if (st.sync_error.empty()) return empty_text;
   return "cannot read " + st.stack.back().account + ": " + sanitize_text(st.sync_error);
-}
-
-std::string focus_scope(const Frame& f) {
-  switch (f.view) {
-    case View::Pools:
-      return kPoolsScope;
-    case View::Nodes:
-      return nodes_scope(f.pool);
-    case View::Jobs:
-      return kJobsScope;
-    case View::Logs:
-      if (!f.node.empty()) return nodes_scope(f.pool);
-      return tasks_scope(f.job);
-    case View::Tasks:
-    case View::Detail:
-    case View::Sweep:
-      return f.job.empty() ? kJobsScope : tasks_scope(f.job);
-    default:
-      return "";
-  }
 }
 
 std::string SyncAges::age(const std::string& scope) const {
@@ -137,15 +75,13 @@ SyncAges load_sync_ages(AppContext& ctx, const std::string& account) {
   return ages;
 }
 
-std::string pool_health(AppContext& ctx, const Pool& p) {
+std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes) {
   if (!p.resize_error.empty()) return "resize: " + p.resize_error;
-  auto nodes = ctx.store->nodes(p.account, p.id);
-  if (!nodes) return "";
-  int unusable = 0, start_failed = 0;
-  for (const auto& n : *nodes) {
-    unusable += n.state == NodeState::Unusable;
-    start_failed += n.state == NodeState::StartTaskFailed;
-  }
+  auto count = [&](NodeState s) {
+    auto it = nodes.find(s);
+    return it == nodes.end() ? int64_t{0} : it->second;
+  };
+  int64_t unusable = count(NodeState::Unusable), start_failed = count(NodeState::StartTaskFailed);
   std::string out;
   if (start_failed) out = fmt::format("{} start task failed", start_failed);
   if (unusable) out += fmt::format("{}{} unusable", out.empty() ? "" : ", ", unusable);
@@ -165,7 +101,7 @@ void update_pollers(AppContext& ctx, TuiState& st) {
   const auto& f = st.top();
   BatchPoller* focused = poller_for(ctx, st, f.account);
   for (auto& [account, p] : st.pollers) {
-    PollFocus focus = p.get() == focused ? focus_of(st) : PollFocus{};
+    PollFocus focus = p.get() == focused ? focused_pane(st).poll_focus(st) : PollFocus{};
     // Pinned jobs stay followed while the user looks elsewhere.
     auto pins = st.pinned.find(account);
     if (pins != st.pinned.end()) focus.pinned_jobs.assign(pins->second.begin(), pins->second.end());
@@ -194,11 +130,11 @@ void poke_poller(TuiState& st) {
 // its jobs' tasks on screen (unknown while one was never listed), not only the job list.
 std::optional<Timestamp> shown_data_time(AppContext& ctx, const TuiState& st) {
   const auto& f = st.stack.back();
-  auto mark = ctx.store->sync_mark(f.account, focus_scope(f));
+  const auto& pane = focused_pane(st);
+  auto mark = ctx.store->sync_mark(f.account, pane.focus_scope(f));
   std::optional<Timestamp> oldest = mark && *mark ? (*mark)->checked_at : std::nullopt;
-  if (f.view != View::Jobs) return oldest;
-  for (const auto& job : st.page.keys) {
-    auto m = ctx.store->sync_mark(f.account, tasks_scope(job));
+  for (const auto& scope : pane.shown_scopes(st)) {
+    auto m = ctx.store->sync_mark(f.account, scope);
     if (!m || !*m || !(*m)->checked_at) return std::nullopt;
     if (oldest && *(*m)->checked_at < *oldest) oldest = (*m)->checked_at;
   }
@@ -242,11 +178,12 @@ void fill_sync_status(AppContext& ctx, TuiState& st) {
   st.status.note.clear();
   st.sync_error.clear();
   st.status.stale = false;
-  if (f.account == kLocalAccount || f.view == View::Accounts) {
+  const auto& pane = focused_pane(st);
+  if (f.account == kLocalAccount || !pane.per_account()) {
     st.data_time = ctx.clock.now();
     return;
   }
-  auto mark = ctx.store->sync_mark(f.account, focus_scope(f));
+  auto mark = ctx.store->sync_mark(f.account, pane.focus_scope(f));
   st.data_time = shown_data_time(ctx, st);
   std::string error = mark && *mark ? (*mark)->error : "";
   auto it = st.pollers.find(f.account);

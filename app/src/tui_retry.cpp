@@ -7,7 +7,7 @@
 namespace trainyard {
 
 void retry_local_run(TuiState& st) {
-  auto task = st.top().view == View::Tasks ? selected_row(st) : std::optional(st.top().task);
+  auto task = focused_pane(st).selected_task(st);
   if (!task || task->empty()) return set_status(st, "no task selected");
   const std::string job = st.top().job, id = *task;
   // The TUI's environment, as `trainyard run` from this shell would pass it: a finished run's

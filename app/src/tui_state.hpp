@@ -23,6 +23,7 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "tui_pane.hpp"
 #include "tui_preemption.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/dialog.hpp"
@@ -32,43 +33,8 @@
 
 namespace trainyard {
 
-/// The panes.
-enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
-
 /// Input modes; Normal dispatches through the keymap.
 enum class Mode { Normal, Filter, Command, Search, SubmitPath, Form, Confirm, Help };
-
-/// Selection, scroll and filter of one table pane.
-struct TableCursor {
-  size_t selected = 0;
-  size_t first = 0;
-  std::string filter;
-};
-
-/// One level of navigation (the crumbs are the stack).
-struct Frame {
-  View view = View::Jobs;
-  std::string account = kLocalAccount;
-  std::string pool, job, task;
-  std::string node;  ///< a node's files (its start task's logs) rather than a task's
-  TableCursor cursor;
-};
-
-/// A frame of a pane of an account.
-inline Frame make_frame(View v, std::string account) {
-  Frame f;
-  f.view = v;
-  f.account = std::move(account);
-  return f;
-}
-
-/// One loaded page of a table pane.
-struct TablePage {
-  std::vector<Column> columns;
-  std::vector<TableRow> rows;     ///< visible rows, starting at cursor.first
-  std::vector<std::string> keys;  ///< id of each visible row
-  size_t total = 0;               ///< rows matching the filter
-};
 
 /// Per-task cells that cost queries (sparkline, main metric, disk); kept until the store changes,
 /// so keystrokes that show the same tasks again (filtering, scrolling) do not query them again.
@@ -132,6 +98,7 @@ struct FormHooks {
 /// Everything the UI thread owns.
 struct TuiState {
   TuiOptions options;
+  Panes panes;  ///< one of each pane, with its own state
   std::vector<Frame> stack;
   Mode mode = Mode::Normal;
   LineEdit input;
@@ -151,12 +118,9 @@ struct TuiState {
   std::function<int64_t()> read_data_version;
   std::optional<Timestamp> data_time;
   std::string sync_error;  ///< the focused Batch account's last poll failure (empty: none)
-  TablePage page;
-  RowCache row_cache;
-  LogState logs;
-  SweepState sweep;
-  int body_height = 10;  ///< table rows that fit, from the last draw
-  EventQueue events;     ///< workers (the GPU sampler, pollers) wake the loop through its fd
+  TablePage page;          ///< the focused table pane's visible rows
+  int body_height = 10;    ///< table rows that fit, from the last draw
+  EventQueue events;       ///< workers (the GPU sampler, pollers) wake the loop through its fd
   /// The local engine's thread: scheduling passes and local actions (after `events`, which it
   /// posts to).
   std::unique_ptr<LocalWorker> local;
@@ -178,19 +142,21 @@ struct TuiState {
   Frame& top() { return stack.back(); }
 };
 
-/// Pane-specific loading (tui_tables.cpp).
-/// Pane-specific loading (tui_tables.cpp): the rows of the focused frame from `first`.
-TablePage load_table(AppContext& ctx, TuiState& st, size_t first, int rows);
+/// What table panes share (tui_tables.cpp).
+/// Loads the focused pane's visible page, keeping the selection within the rows and on screen.
+void load_page(AppContext& ctx, TuiState& st);
+/// The id of the selected row of the focused table pane.
+std::optional<std::string> selected_key(const TuiState& st);
 /// The state colour of a task.
 Role task_role(const Task& t);
 /// The loaded page as a table view-model (selection, scroll, empty text for no rows).
 TableVm page_table_vm(const TuiState& st, const std::string& empty_text);
-/// Title of a pane.
-std::string view_title(const Frame& f);
-/// True in a sub-pane (Tasks, Nodes, Logs, Detail, Sweep), where `q` goes back rather than quits.
-bool quits_back(View v);
-/// Contexts consulted for keys in a pane, most specific first.
-std::vector<Context> contexts_for(View v);
+
+/// The panes' own state (tui_pane_logs.cpp, tui_pane_sweep.cpp).
+LogState& log_state(TuiState& st);
+const LogState& log_state(const TuiState& st);
+SweepState& sweep_state(TuiState& st);
+const SweepState& sweep_state(const TuiState& st);
 
 /// Actions (tui_actions.cpp).
 void apply_action(AppContext& ctx, TuiState& st, Action a);
@@ -208,8 +174,8 @@ void set_status_from(TuiState& st, std::string origin, std::string msg, StatusLe
 /// `Tasks · stop`, `emu Pools · resize`: the focused pane (its account unless local) and
 /// the action being handled.
 std::string status_origin(const TuiState& st, bool with_action = true);
-/// The name of what `a` does in view `v`, as the hint bar says it (`stop`, `start`).
-std::string action_name(View v, Action a);
+/// The name of what `a` does in `pane`, as the hint bar says it (`stop`, `start`).
+std::string action_name(const Pane& pane, Action a);
 /// Identity of a frame (pane and what it shows), to tell when the user moved elsewhere.
 std::string frame_key(const Frame& f);
 /// Once the user moved to another pane, an info message is cleared and any other is marked
@@ -284,8 +250,8 @@ void update_pollers(AppContext& ctx, TuiState& st);
 void toggle_pin(TuiState& st, const std::string& job);
 /// Asks the focused account's poller to refresh what is on screen now.
 void poke_poller(TuiState& st);
-/// The sync-mark scope a frame shows (`tasks/<job>`…); empty for panes with none.
-std::string focus_scope(const Frame& f);
+/// The ids of the rows on screen, the selected one first.
+std::vector<std::string> rows_on_screen(const TuiState& st);
 /// The pool a Nodes pane opens on when none is chosen: `local`, else the account's first.
 std::string default_pool(AppContext& ctx, const std::string& account);
 /// What an empty table pane says: `empty_text`, or why its account could not be read.
@@ -300,9 +266,9 @@ struct SyncAges {
   std::string age(const std::string& scope) const;
 };
 SyncAges load_sync_ages(AppContext& ctx, const std::string& account);
-/// A pool's health: its resize error, else how many nodes are unusable or failed their start
-/// task; empty when well.
-std::string pool_health(AppContext& ctx, const Pool& p);
+/// A pool's health from its nodes counted by state: its resize error, else how many nodes are
+/// unusable or failed their start task; empty when well.
+std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes);
 
 /// Sweep (tui_sweep.cpp).
 /// Loads the job's runs when the store or the job changed, then fills `st.page`.

@@ -6,30 +6,6 @@
 namespace trainyard {
 namespace {
 
-const char* pane_name(View v) {
-  switch (v) {
-    case View::Accounts:
-      return "Accounts";
-    case View::Pools:
-      return "Pools";
-    case View::Nodes:
-      return "Nodes";
-    case View::Jobs:
-      return "Jobs";
-    case View::Tasks:
-      return "Tasks";
-    case View::Logs:
-      return "Logs";
-    case View::Detail:
-      return "Detail";
-    case View::Gpus:
-      return "GPUs";
-    case View::Sweep:
-      return "Sweep";
-  }
-  return "";
-}
-
 int64_t current_version(const TuiState& st) {
   return st.read_data_version ? st.read_data_version() : -1;
 }
@@ -50,21 +26,17 @@ void set_status_from(TuiState& st, std::string origin, std::string msg, StatusLe
 
 std::string status_origin(const TuiState& st, bool with_action) {
   const Frame& f = st.stack.back();
-  std::string pane = pane_name(f.view);
-  if (f.account != kLocalAccount && f.view != View::Accounts) pane = f.account + " " + pane;
+  const auto& focused = focused_pane(st);
+  std::string pane = focused.label();
+  if (f.account != kLocalAccount && focused.per_account()) pane = f.account + " " + pane;
   return !with_action || st.action_label.empty() ? pane : pane + " · " + st.action_label;
 }
 
-std::string action_name(View v, Action a) {
-  for (Context c : contexts_for(v))
+std::string action_name(const Pane& pane, Action a) {
+  for (Context c : pane.contexts())
     for (const auto& b : default_bindings())
       if (b.context == c && b.action == a) return b.description.substr(0, b.description.find(' '));
   return "";
-}
-
-bool quits_back(View v) {
-  return v == View::Tasks || v == View::Nodes || v == View::Logs || v == View::Detail ||
-         v == View::Sweep;
 }
 
 std::string frame_key(const Frame& f) {

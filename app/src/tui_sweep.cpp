@@ -64,7 +64,7 @@ SweepRow make_row(AppContext& ctx, SweepState& sw, Task t,
 
 void load_rows(AppContext& ctx, TuiState& st) {
   auto& f = st.top();
-  auto& sw = st.sweep;
+  auto& sw = sweep_state(st);
   std::string key = f.account + "/" + f.job;
   if (!sw.stale && sw.job == key) return;
   if (sw.job != key) sw = SweepState{};
@@ -188,7 +188,7 @@ TableRow sweep_row(const SweepState& sw, const SweepRow& r) {
 }
 
 void fill_page(TuiState& st) {
-  auto& sw = st.sweep;
+  auto& sw = sweep_state(st);
   auto& c = st.top().cursor;
   sw.shown.clear();
   for (size_t i = 0; i < sw.rows.size(); ++i)
@@ -209,7 +209,7 @@ void fill_page(TuiState& st) {
 
 // The chart's part of the body: the lower half, or all of it when the body is small.
 int chart_height(const TuiState& st, Rect body) {
-  if (!st.sweep.chart) return 0;
+  if (!sweep_state(st).chart) return 0;
   return body.h < 12 ? body.h : body.h / 2;
 }
 
@@ -222,7 +222,7 @@ std::optional<std::string> selected_run(const TuiState& st) {
 void toggle_mark(TuiState& st) {
   auto id = selected_run(st);
   if (!id) return;
-  auto& m = st.sweep.marked;
+  auto& m = sweep_state(st).marked;
   auto it = std::find(m.begin(), m.end(), *id);
   if (it != m.end())
     m.erase(it);
@@ -234,7 +234,7 @@ void toggle_mark(TuiState& st) {
 // Every run is summarized again under the new metric or direction on the next refresh; the
 // header says what ranks them now.
 void rank_by(TuiState& st, SweepMetric m) {
-  auto& sw = st.sweep;
+  auto& sw = sweep_state(st);
   if (m.name.empty()) return set_status(st, "no metric yet to rank the runs by");
   sw.metric = std::move(m);
   sw.rerank = true;
@@ -244,10 +244,10 @@ void rank_by(TuiState& st, SweepMetric m) {
 
 // The job's metric after the current one, in order of first appearance, with its usual direction.
 void next_metric(AppContext& ctx, TuiState& st) {
-  auto names = job_metric_names(*ctx.store, row_tasks(st.sweep));
+  auto names = job_metric_names(*ctx.store, row_tasks(sweep_state(st)));
   if (!names) return set_status(st, names.error().message, StatusLevel::Error);
   if (names->empty()) return set_status(st, "no metric yet to rank the runs by");
-  auto it = std::find(names->begin(), names->end(), st.sweep.metric.name);
+  auto it = std::find(names->begin(), names->end(), sweep_state(st).metric.name);
   auto next = it == names->end() || it + 1 == names->end() ? names->front() : *(it + 1);
   rank_by(st, {next, metric_lower_is_better(next)});
 }
@@ -256,7 +256,7 @@ void next_metric(AppContext& ctx, TuiState& st) {
 
 void refresh_sweep(AppContext& ctx, TuiState& st) {
   load_rows(ctx, st);
-  sort_rows(st.sweep);
+  sort_rows(sweep_state(st));
   fill_page(st);
 }
 
@@ -265,7 +265,7 @@ Rect sweep_table_rect(const TuiState& st, Rect body) {
 }
 
 void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body) {
-  const auto& sw = st.sweep;
+  const auto& sw = sweep_state(st);
   // Indented to line up with the run ids below it.
   c.draw_text(body.x + 1, body.y, sanitize_text(sweep_header(sw.metric, sw.rows, sw.best)),
               Role::Title, body.w - 1);
@@ -274,7 +274,7 @@ void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body) {
   if (!table.empty()) {
     render_table(page_table_vm(st, "no runs in this job"), c, table);
   }
-  if (!st.sweep.chart) return;
+  if (!sweep_state(st).chart) return;
   Rect chart = body.bottom_rows(chart_height(st, body));
   if (!table.empty()) {
     std::string rule;
@@ -298,11 +298,11 @@ void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
   next.task.clear();
   next.cursor = {};
   st.stack.push_back(next);
-  st.sweep.stale = true;
+  sweep_state(st).stale = true;
 }
 
 bool sweep_action(AppContext& ctx, TuiState& st, Action a) {
-  auto& sw = st.sweep;
+  auto& sw = sweep_state(st);
   switch (a) {
     case Action::SortNext:
       sw.sort_column = static_cast<int>((sort_index(sw) + 1) % sortable_count(sw));

@@ -36,7 +36,7 @@ const SweepRow* row_of(const SweepState& sw, const std::string& id) {
 
 // A run's curve is what its FINAL and BEST summarize: its table stream, its latest attempt.
 const std::vector<double>& curve(AppContext& ctx, TuiState& st, const std::string& id) {
-  auto& sw = st.sweep;
+  auto& sw = sweep_state(st);
   auto hit = sw.curves.find(id);
   if (hit != sw.curves.end()) return hit->second;
   const auto* row = row_of(sw, id);
@@ -68,7 +68,7 @@ Role sweep_series_role(size_t i) {
 }
 
 void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
-  auto& sw = st.sweep;
+  auto& sw = sweep_state(st);
   auto runs = chart_runs(sw);
   if (sw.metric.name.empty() || runs.empty()) {
     c.draw_text(r.x, r.y, "no metric points yet to chart", Role::Dim, r.w);

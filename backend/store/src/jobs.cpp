@@ -1,4 +1,6 @@
 // Jobs and their metadata.
+#include <map>
+
 #include "snapshot_order.hpp"
 #include "statement.hpp"
 #include "store/store.hpp"
@@ -55,6 +57,23 @@ Result<void> load_metadata(detail::StatementCache& c, Job& j) {
   return ok_result();
 }
 
+// Every job's metadata of an account in one statement, not one per job.
+Result<void> load_account_metadata(detail::StatementCache& c, const std::string& account,
+                                   std::vector<Job>& jobs) {
+  auto s =
+      c.get("SELECT job_id, name, value FROM job_metadata WHERE account = ?1 ORDER BY job_id, ord",
+            "read every job's metadata");
+  if (!s) return s.error();
+  s->bind(1, account);
+  std::map<std::string, std::vector<NameValue>> by_job;
+  TY_TRY(detail::each(*s, [&](const detail::Stmt& r) {
+    by_job[r.text(0)].push_back({r.text(1), r.text(2)});
+  }));
+  for (auto& j : jobs)
+    if (auto it = by_job.find(j.id); it != by_job.end()) j.metadata = std::move(it->second);
+  return ok_result();
+}
+
 }  // namespace
 
 Result<void> Store::upsert_job(const Job& j) {
@@ -99,8 +118,7 @@ Result<std::vector<Job>> Store::jobs(const std::string& account) {
     auto rows = detail::collect<Job>(*s, read_job);
     if (!rows) return rows.error();
     out = std::move(*rows);
-    for (auto& j : out) TY_TRY(load_metadata(*cache_, j));
-    return ok_result();
+    return load_account_metadata(*cache_, account, out);
   }));
   return out;
 }

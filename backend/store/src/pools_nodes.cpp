@@ -129,6 +129,20 @@ Result<std::vector<Node>> Store::nodes(const std::string& account, const std::st
   return detail::collect<Node>(*s, read_node);
 }
 
+Result<std::map<std::string, std::map<NodeState, int64_t>>> Store::node_state_counts(
+    const std::string& account) {
+  auto s = cache_->get(
+      "SELECT pool_id, state, count(*) FROM nodes WHERE account = ?1 GROUP BY pool_id, state",
+      "count every pool's nodes by state");
+  if (!s) return s.error();
+  s->bind(1, account);
+  std::map<std::string, std::map<NodeState, int64_t>> out;
+  TY_TRY(detail::each(*s, [&](const detail::Stmt& row) {
+    out[row.text(0)][row.wire(1, NodeState::Unknown)] += row.i64(2);
+  }));
+  return out;
+}
+
 Result<void> Store::delete_pool(const std::string& account, const std::string& id) {
   return atomic([&]() -> Result<void> {
     for (const char* sql : {"DELETE FROM nodes WHERE account = ?1 AND pool_id = ?2",

@@ -118,4 +118,15 @@ Result<std::vector<T>> collect(Stmt& s, F read) {
   }
 }
 
+/// Passes every row of a bound statement to `use(const Stmt&)`.
+template <typename F>
+Result<void> each(Stmt& s, F use) {
+  for (;;) {
+    auto row = s.step();
+    if (!row) return row.error();
+    if (!*row) return ok_result();
+    use(s);
+  }
+}
+
 }  // namespace trainyard::detail

@@ -191,6 +191,41 @@ Result<int64_t> Store::failed_task_count(const std::string& account, const std::
   return *row ? s->i64(0) : 0;
 }
 
+Result<std::map<std::string, JobTaskCounts>> Store::job_task_counts(const std::string& account) {
+  std::map<std::string, JobTaskCounts> out;
+  auto by_job = [&](const std::string& job) -> JobTaskCounts& {
+    auto [it, added] = out.try_emplace(job);
+    if (added)
+      for (auto st :
+           {TaskState::Active, TaskState::Preparing, TaskState::Running, TaskState::Completed})
+        it->second.by_state[st] = 0;
+    return it->second;
+  };
+  TY_TRY(read([&]() -> Result<void> {
+    // Both read only indexes: the job ordering index, then the account's completed tasks.
+    auto s = cache_->get(
+        "SELECT job_id, state_rank, count(*) FROM tasks WHERE account = ?1"
+        " GROUP BY job_id, state_rank",
+        "count every job's tasks by state");
+    if (!s) return s.error();
+    s->bind(1, account);
+    TY_TRY(detail::each(*s, [&](const detail::Stmt& row) {
+      int rank = row.i32(1);
+      if (rank >= 0 && rank <= 3)
+        by_job(row.text(0)).by_state[static_cast<TaskState>(rank)] += row.i64(2);
+    }));
+    auto f = cache_->get(
+        "SELECT job_id, count(*) FROM tasks WHERE account = ?1 AND state_rank = 3"
+        " AND result = 'failure' GROUP BY job_id",
+        "count every job's failed tasks");
+    if (!f) return f.error();
+    f->bind(1, account);
+    return detail::each(*f,
+                        [&](const detail::Stmt& row) { by_job(row.text(0)).failed = row.i64(1); });
+  }));
+  return out;
+}
+
 Result<std::vector<std::string>> Store::task_ids(const std::string& account,
                                                  const std::string& job) {
   auto s = cache_->get("SELECT id FROM tasks WHERE account = ?1 AND job_id = ?2", "list task ids");

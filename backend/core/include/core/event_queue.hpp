@@ -10,16 +10,6 @@
 
 namespace trainyard {
 
-/// Tasks of a job changed in the store.
-struct TasksChanged {
-  std::string account;
-  std::string job;
-  int count = 0;
-};
-/// Jobs, pools or nodes of an account changed in the store.
-struct EntitiesChanged {
-  std::string account;
-};
 /// A worker has a message for the status bar.
 struct StatusMessage {
   std::string text;
@@ -30,7 +20,7 @@ struct StatusMessage {
 struct Wake {};
 
 /// Everything a worker may tell the UI thread.
-using Event = std::variant<TasksChanged, EntitiesChanged, StatusMessage, Wake>;
+using Event = std::variant<StatusMessage, Wake>;
 
 /// Many producers, one consumer; bounded so a lagging UI cannot grow it without end.
 class EventQueue {

@@ -126,6 +126,13 @@ struct LocalRun {
   std::string pinned_gpu_ids;
 };
 
+/// A job's tasks counted by state (every state present), and how many of its completed ones
+/// failed.
+struct JobTaskCounts {
+  std::map<TaskState, int64_t> by_state;
+  int64_t failed = 0;
+};
+
 /// How current one part of a Batch account's cache is (row ages, incremental polling).
 ///
 /// Scopes: `pools`, `jobs`, `nodes/<pool>`, `tasks/<job>`.
@@ -187,6 +194,10 @@ class Store {
                            const std::string& id);
   /// Nodes of a pool, by id.
   Result<std::vector<Node>> nodes(const std::string& account, const std::string& pool);
+  /// Every pool's nodes of an account counted by state, by pool id (only states that have
+  /// nodes), in one grouped statement.
+  Result<std::map<std::string, std::map<NodeState, int64_t>>> node_state_counts(
+      const std::string& account);
 
   // Jobs
   /// Inserts or replaces a job with its metadata, unless the stored one is newer.
@@ -220,6 +231,9 @@ class Store {
                                                    const std::string& job);
   /// Completed tasks whose result is failure, for a job (or the account when job is empty).
   Result<int64_t> failed_task_count(const std::string& account, const std::string& job);
+  /// Every job's task counts of an account by job id, in two grouped statements read in one
+  /// snapshot (rather than two per job); a job with no task is absent.
+  Result<std::map<std::string, JobTaskCounts>> job_task_counts(const std::string& account);
   /// Replaces the sweep parameters (name, value text) that produced a task.
   Result<void> set_task_parameters(const std::string& account, const std::string& job,
                                    const std::string& task, const std::vector<NameValue>& params);

@@ -1,0 +1,214 @@
+// Internal: a pane of the TUI as one object (its columns, rows, keys, crumbs, poll focus and
+// state), and the registry that holds one of each per TUI.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "app/context.hpp"
+#include "app/keymap.hpp"
+#include "app/tui.hpp"
+#include "sync/batch_poller.hpp"
+#include "widgets/canvas.hpp"
+#include "widgets/table.hpp"
+
+namespace trainyard {
+
+struct TuiState;
+
+/// The panes.
+enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
+
+/// Selection, scroll and filter of one table pane.
+struct TableCursor {
+  size_t selected = 0;
+  size_t first = 0;
+  std::string filter;
+};
+
+/// One level of navigation (the crumbs are the stack).
+struct Frame {
+  View view = View::Jobs;
+  std::string account = kLocalAccount;
+  std::string pool, job, task;
+  std::string node;  ///< a node's files (its start task's logs) rather than a task's
+  TableCursor cursor;
+};
+
+/// A frame of a pane of an account.
+inline Frame make_frame(View v, std::string account) {
+  Frame f;
+  f.view = v;
+  f.account = std::move(account);
+  return f;
+}
+
+/// One loaded page of a table pane.
+struct TablePage {
+  std::vector<Column> columns;
+  std::vector<TableRow> rows;     ///< visible rows, starting at cursor.first
+  std::vector<std::string> keys;  ///< id of each visible row
+  size_t total = 0;               ///< rows matching the filter
+};
+
+/// The accounts a column is shown for: a Batch account's rows say how old they are, a local
+/// run's say how much disk it uses.
+enum class Shown { Always, Local, Batch };
+
+/// What a column sorts by: a number, else text.
+using SortKey = std::variant<int64_t, std::string>;
+
+/// One column of a table pane as data: its id, layout (title and width rule), formatter and
+/// sort key.
+template <typename Row>
+struct ColumnDef {
+  std::string id;                             ///< stable name (`state`, `failed`)
+  Column layout;                              ///< title and width rule
+  std::function<TableCell(const Row&)> cell;  ///< the row's cell
+  std::function<SortKey(const Row&)> sort;    ///< empty: the cell's text
+  Shown shown = Shown::Always;
+};
+
+/// The key `row` sorts by in `column`.
+template <typename Row>
+SortKey sort_key(const ColumnDef<Row>& column, const Row& row) {
+  return column.sort ? column.sort(row) : SortKey{column.cell(row).text};
+}
+
+/// True when `needle` is in `hay`, ignoring ASCII case (the filter's match).
+bool contains_ci(const std::string& hay, const std::string& needle);
+
+/// The columns of `defs` an account shows (`batch`: a Batch or emulator account).
+template <typename Row>
+std::vector<const ColumnDef<Row>*> shown_columns(const std::vector<ColumnDef<Row>>& defs,
+                                                 bool batch) {
+  std::vector<const ColumnDef<Row>*> out;
+  for (const auto& d : defs)
+    if (d.shown == Shown::Always || (d.shown == Shown::Batch) == batch) out.push_back(&d);
+  return out;
+}
+
+/// The layouts of `columns`, in order.
+template <typename Row>
+std::vector<Column> layouts_of(const std::vector<const ColumnDef<Row>*>& columns) {
+  std::vector<Column> out;
+  for (const auto* c : columns) out.push_back(c->layout);
+  return out;
+}
+
+/// One row's cells in `columns`.
+template <typename Row>
+TableRow table_row(const std::vector<const ColumnDef<Row>*>& columns, const Row& row) {
+  TableRow out;
+  for (const auto* c : columns) out.cells.push_back(c->cell(row));
+  return out;
+}
+
+/// Fills `p` with the rows of `items` that match `filter`, from `first`: small lists are
+/// filtered in memory (over every cell's text), then cut to the visible page.
+template <typename Row, typename KeyFn>
+void fill_page(TablePage& p, const std::vector<ColumnDef<Row>>& defs, bool batch,
+               const std::vector<Row>& items, KeyFn key, const std::string& filter, size_t first,
+               int rows) {
+  auto columns = shown_columns(defs, batch);
+  p.columns = layouts_of(columns);
+  std::vector<std::pair<std::string, TableRow>> matched;
+  for (const auto& item : items) {
+    auto row = table_row(columns, item);
+    std::string text;
+    for (const auto& c : row.cells) text += c.text + " ";
+    if (contains_ci(text, filter)) matched.emplace_back(key(item), std::move(row));
+  }
+  p.total = matched.size();
+  for (size_t i = first; i < matched.size() && p.rows.size() < static_cast<size_t>(rows); ++i) {
+    p.keys.push_back(matched[i].first);
+    p.rows.push_back(std::move(matched[i].second));
+  }
+}
+
+/// `3m`: how long ago `t` was; `-` when unknown.
+std::string age_of(const std::optional<Timestamp>& t);
+
+/// What a pane does; the defaults suit a table pane with nothing of its own.
+class Pane {
+ public:
+  virtual ~Pane() = default;
+  /// `Jobs`: how the status line names the pane.
+  virtual std::string label() const = 0;
+  /// `jobs`: the name `--view` and `:jobs` take.
+  virtual std::string name() const = 0;
+  /// The title on the pane's border.
+  virtual std::string title(const Frame& f) const = 0;
+  /// The crumbs (`local › jobs › train`), the account first.
+  virtual std::vector<std::string> crumbs(const TuiState& st) const = 0;
+  /// Contexts consulted for keys, most specific first.
+  virtual std::vector<Context> contexts() const = 0;
+  /// `q` goes back rather than quits (a sub-pane).
+  virtual bool quits_back() const { return true; }
+  /// The pane belongs to an account: the status line names it, and its data has an age.
+  virtual bool per_account() const { return true; }
+  /// Rows that Enter drills into and that keys move through.
+  virtual bool is_table() const { return true; }
+
+  /// The sync-mark scope the pane shows (`tasks/<job>`…); empty for panes with none.
+  virtual std::string focus_scope(const Frame&) const { return ""; }
+  /// Further scopes the data on screen depends on (the Jobs pane: each shown job's tasks).
+  virtual std::vector<std::string> shown_scopes(const TuiState&) const { return {}; }
+  /// What the account's poller should refresh while the pane is in focus.
+  virtual PollFocus poll_focus(const TuiState&) const { return {}; }
+
+  /// The frame Enter on row `key` opens; none: Enter does nothing.
+  virtual std::optional<Frame> drill(const Frame&, const std::string&) const { return {}; }
+  /// Sets what `d` or `l` opens on (the selected task or node) in `next`; false when nothing.
+  virtual bool select_for_detail(TuiState&, Frame&) const { return true; }
+  /// The task a local stop or retry acts on: the frame's, or the selected row's.
+  virtual std::optional<std::string> selected_task(const TuiState& st) const;
+  /// The pane was just pushed on the stack.
+  virtual void entered(AppContext&, TuiState&) {}
+  /// The pane's own keys, on any account; true when handled.
+  virtual bool act(AppContext&, TuiState&, Action) { return false; }
+
+  /// Reloads what the pane shows (a table: the visible page).
+  virtual void refresh(AppContext& ctx, TuiState& st);
+  /// A table pane's visible rows from `first` (the pane in focus).
+  virtual TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows);
+  /// The part of `body` the table gets.
+  virtual Rect table_rect(const TuiState&, Rect body) const { return body; }
+  /// Draws the pane's body.
+  virtual void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body);
+  /// What an empty table says.
+  virtual std::string empty_text(const TuiState&) const { return "nothing here yet"; }
+  /// Called on every tick, before the reload (a followed log reads on).
+  virtual void tick(TuiState&) {}
+  /// Another connection committed: cached cells are no longer true.
+  virtual void store_changed() {}
+  /// The pane follows a file: refresh 4 times a second.
+  virtual bool tailing(const TuiState&) const { return false; }
+  /// The pane shows samples, not the store: a worker's news only redraws it.
+  virtual bool shows_samples() const { return false; }
+};
+
+/// One pane of each kind, for one TUI (each owns its state).
+class Panes {
+ public:
+  Panes();
+  ~Panes();
+  /// The pane of `v`.
+  Pane& operator[](View v) const;
+  /// The view a `--view` name names; Jobs for an unknown name.
+  View by_name(const std::string& name) const;
+  /// Tells every pane that another connection committed.
+  void store_changed();
+
+ private:
+  std::vector<std::pair<View, std::unique_ptr<Pane>>> panes_;
+};
+
+/// The pane in focus.
+Pane& focused_pane(const TuiState& st);
+
+}  // namespace trainyard

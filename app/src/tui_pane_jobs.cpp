@@ -1,0 +1,155 @@
+// The Jobs pane: an account's jobs with their tasks counted by state; Enter opens the tasks.
+#include "core/sanitizer.hpp"
+#include "sync/incremental_sync.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+/// A job as its row shows it.
+struct JobRow {
+  Job job;
+  int64_t queued = 0, running = 0, done = 0, failed = 0;
+  bool pinned = false;
+  std::string synced;  ///< how old the job's task list is
+};
+
+TableCell count_cell(int64_t n, std::optional<Role> role) {
+  return {std::to_string(n), role};
+}
+
+const std::vector<ColumnDef<JobRow>>& job_columns() {
+  using R = const JobRow&;
+  static const std::vector<ColumnDef<JobRow>> columns = {
+      {"job",
+       {"JOB", 0, 8, 2},
+       [](R r) { return TableCell{(r.pinned ? "+ " : "") + sanitize_text(r.job.id)}; },
+       [](R r) { return SortKey{r.job.id}; }},
+      {"state",
+       {"STATE", 11},
+       [](R r) {
+         return TableCell{std::string(to_wire(r.job.state)), Role::StateActive};
+       }},
+      {"pool", {"POOL", 0, 6, 1}, [](R r) { return TableCell{r.job.pool_id}; }},
+      {"queued",
+       {"QUEUED", 7, 1, 0, Align::Right},
+       [](R r) { return count_cell(r.queued, std::nullopt); },
+       [](R r) { return SortKey{r.queued}; }},
+      {"running",
+       {"RUNNING", 8, 1, 0, Align::Right},
+       [](R r) { return count_cell(r.running, Role::StateRunning); },
+       [](R r) { return SortKey{r.running}; }},
+      {"done",
+       {"DONE", 6, 1, 0, Align::Right},
+       [](R r) { return count_cell(r.done, Role::StateSuccess); },
+       [](R r) { return SortKey{r.done}; }},
+      {"failed",
+       {"FAILED", 7, 1, 0, Align::Right},
+       [](R r) {
+         return count_cell(r.failed, r.failed ? std::optional(Role::StateFailure) : std::nullopt);
+       },
+       [](R r) { return SortKey{r.failed}; }},
+      {"age",
+       {"AGE", 5, 1, 0, Align::Right},
+       [](R r) { return TableCell{age_of(r.job.creation_time)}; },
+       [](R r) {
+         auto t = r.job.creation_time;
+         return SortKey{t ? -static_cast<int64_t>(t->time_since_epoch().count()) : int64_t{0}};
+       }},
+      {"synced",
+       {"SYNCED", 6, 1, 0, Align::Right},
+       [](R r) {
+         return TableCell{r.synced, Role::Dim};
+       },
+       {},
+       Shown::Batch}};
+  return columns;
+}
+
+// A job's tasks counted by state (queued; running or preparing; completed well; failed);
+// `counts` null: it has none.
+JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& ages) {
+  JobRow r;
+  auto n = [&](TaskState s) { return counts ? counts->by_state.at(s) : 0; };
+  r.failed = counts ? counts->failed : 0;
+  r.queued = n(TaskState::Active);
+  r.running = n(TaskState::Running) + n(TaskState::Preparing);
+  r.done = n(TaskState::Completed) - r.failed;
+  r.pinned = pinned;
+  if (ages.batch) r.synced = ages.age(tasks_scope(j.id));
+  r.job = std::move(j);
+  return r;
+}
+
+class JobsPane : public Pane {
+ public:
+  std::string label() const override { return "Jobs"; }
+  std::string name() const override { return "jobs"; }
+  std::string title(const Frame& f) const override { return "Jobs · " + f.account; }
+  std::vector<std::string> crumbs(const TuiState& st) const override {
+    return {st.stack.back().account, "jobs"};
+  }
+  std::vector<Context> contexts() const override {
+    return {Context::Jobs, Context::Table, Context::Global};
+  }
+  bool quits_back() const override { return false; }
+  std::string focus_scope(const Frame&) const override { return kJobsScope; }
+  // The counts on screen are as old as each shown job's task list.
+  std::vector<std::string> shown_scopes(const TuiState& st) const override {
+    std::vector<std::string> scopes;
+    for (const auto& job : st.page.keys) scopes.push_back(tasks_scope(job));
+    return scopes;
+  }
+  PollFocus poll_focus(const TuiState& st) const override {
+    PollFocus p;
+    p.jobs = true;
+    p.jobs_on_screen = rows_on_screen(st);
+    return p;
+  }
+
+  std::optional<Frame> drill(const Frame& f, const std::string& key) const override {
+    Frame next = f;
+    next.job = key;
+    next.view = View::Tasks;
+    return next;
+  }
+  std::string empty_text(const TuiState& st) const override {
+    const auto& f = st.stack.back();
+    if (f.account == kLocalAccount && f.cursor.filter.empty())
+      return "no runs yet: press r to start one (the demo is filled in)";
+    return Pane::empty_text(st);
+  }
+
+  TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows) override {
+    const Frame& f = st.top();
+    auto ages = load_sync_ages(ctx, f.account);
+    TablePage p;
+    p.columns = layouts_of(shown_columns(job_columns(), ages.batch));
+    auto jobs = ctx.store->jobs(f.account);
+    if (!jobs) return p;
+    const std::set<std::string>* pins = nullptr;
+    if (auto it = st.pinned.find(f.account); it != st.pinned.end()) pins = &it->second;
+    // Every job's counts in one grouped read, not two queries per job.
+    auto counts = ctx.store->job_task_counts(f.account);
+    std::vector<JobRow> items;
+    for (auto& j : *jobs) {
+      bool pinned = pins && pins->count(j.id);
+      const JobTaskCounts* c = nullptr;
+      if (counts)
+        if (auto it = counts->find(j.id); it != counts->end()) c = &it->second;
+      items.push_back(job_row(std::move(j), c, pinned, ages));
+    }
+    fill_page(
+        p, job_columns(), ages.batch, items, [](const JobRow& r) { return r.job.id; },
+        f.cursor.filter, first, rows);
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pane> make_jobs_pane() {
+  return std::make_unique<JobsPane>();
+}
+
+}  // namespace trainyard

@@ -1,0 +1,83 @@
+// The Logs pane: a task's stdout or stderr, or a Batch node's start task logs, followed live.
+#include "sync/incremental_sync.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+class LogsPane : public Pane {
+ public:
+  std::string label() const override { return "Logs"; }
+  std::string name() const override { return "logs"; }
+  std::string title(const Frame& f) const override {
+    if (!f.node.empty()) return "Logs · " + f.pool + "/" + f.node;
+    return "Logs · " + f.job + "/" + f.task;
+  }
+  std::vector<std::string> crumbs(const TuiState& st) const override {
+    const auto& f = st.stack.back();
+    if (!f.node.empty()) {
+      std::vector<std::string> parts{f.account, "pools"};
+      if (!f.pool.empty()) parts.push_back(f.pool);
+      parts.push_back(f.node);
+      parts.push_back(state.stderr_stream ? "startup/stderr" : "startup/stdout");
+      return parts;
+    }
+    std::vector<std::string> parts{f.account, "jobs"};
+    if (!f.job.empty()) parts.push_back(f.job);
+    parts.push_back(f.task);
+    parts.push_back(state.stderr_stream ? "stderr" : "stdout");
+    return parts;
+  }
+  std::vector<Context> contexts() const override { return {Context::Logs, Context::Global}; }
+  bool is_table() const override { return false; }
+  std::string focus_scope(const Frame& f) const override {
+    return f.node.empty() ? tasks_scope(f.job) : nodes_scope(f.pool);
+  }
+  PollFocus poll_focus(const TuiState& st) const override {
+    const auto& f = st.stack.back();
+    PollFocus p;
+    p.log_file = remote_log_file(f, state.stderr_stream);
+    if (!f.node.empty()) {
+      p.pool = f.pool;
+      p.log_node = f.node;
+    } else {
+      p.job = f.job;
+      p.log_task = f.task;
+    }
+    return p;
+  }
+
+  // A node's start task fails on stderr: that is what its log pane opens on.
+  void entered(AppContext& ctx, TuiState& st) override {
+    open_logs(ctx, st, !st.top().node.empty());
+  }
+  bool act(AppContext& ctx, TuiState& st, Action a) override {
+    if (!log_action_handles(a)) return false;
+    log_action(ctx, st, a);
+    return true;
+  }
+  void refresh(AppContext&, TuiState& st) override { refresh_logs(st); }
+  void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
+    render_logs(st, c, body);
+  }
+  void tick(TuiState& st) override { refresh_logs(st); }
+  bool tailing(const TuiState&) const override { return state.follow; }
+
+  LogState state;
+};
+
+}  // namespace
+
+std::unique_ptr<Pane> make_logs_pane() {
+  return std::make_unique<LogsPane>();
+}
+
+LogState& log_state(TuiState& st) {
+  return static_cast<LogsPane&>(st.panes[View::Logs]).state;
+}
+
+const LogState& log_state(const TuiState& st) {
+  return static_cast<const LogsPane&>(st.panes[View::Logs]).state;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,135 @@
+// The Pools pane: an account's pools with their nodes as current/target; Enter opens the nodes.
+#include <fmt/format.h>
+
+#include "core/sanitizer.hpp"
+#include "sync/incremental_sync.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+using NodeStates = std::map<NodeState, int64_t>;
+using NodeCounts = std::map<std::string, NodeStates>;
+
+/// A pool as its row shows it.
+struct PoolRow {
+  Pool pool;
+  std::string health;  ///< a Batch pool's trouble (empty: well)
+  std::string synced;  ///< how old the pool list is
+};
+
+TableCell pool_text(std::string text) {
+  return {std::move(text), std::nullopt};
+}
+
+// Nodes as current/target, dedicated and Spot apart; the widths let a Batch account's nine
+// columns fit 80 columns.
+const std::vector<ColumnDef<PoolRow>>& pool_columns() {
+  using R = const PoolRow&;
+  static const std::vector<ColumnDef<PoolRow>> columns = {
+      {"pool", {"POOL", 0, 8, 2}, [](R r) { return pool_text(r.pool.id); }},
+      {"state",
+       {"STATE", 8},
+       [](R r) {
+         return TableCell{std::string(to_wire(r.pool.state)), Role::StateActive};
+       }},
+      {"allocation",
+       {"ALLOCATION", 10},
+       [](R r) { return pool_text(std::string(to_wire(r.pool.allocation_state))); }},
+      {"dedicated",
+       {"DEDICATED", 9, 1, 0, Align::Right},
+       [](R r) {
+         return pool_text(
+             fmt::format("{}/{}", r.pool.current_dedicated_nodes, r.pool.target_dedicated_nodes));
+       },
+       [](R r) { return SortKey{int64_t{r.pool.current_dedicated_nodes}}; }},
+      {"spot",
+       {"SPOT", 5, 1, 0, Align::Right},
+       [](R r) {
+         return pool_text(fmt::format("{}/{}", r.pool.current_low_priority_nodes,
+                                      r.pool.target_low_priority_nodes));
+       },
+       [](R r) { return SortKey{int64_t{r.pool.current_low_priority_nodes}}; }},
+      {"slots",
+       {"SLOTS/NODE", 10, 1, 0, Align::Right},
+       [](R r) { return pool_text(std::to_string(r.pool.task_slots_per_node)); },
+       [](R r) { return SortKey{int64_t{r.pool.task_slots_per_node}}; }},
+      {"vm_size", {"VM SIZE", 0, 6, 1}, [](R r) { return pool_text(r.pool.vm_size); }},
+      {"health",
+       {"HEALTH", 0, 8, 2},
+       [](R r) {
+         return TableCell{sanitize_text(r.health),
+                          r.health.empty() ? std::nullopt : std::optional(Role::StateFailure)};
+       },
+       {},
+       Shown::Batch},
+      {"synced",
+       {"SYNCED", 6, 1, 0, Align::Right},
+       [](R r) {
+         return TableCell{r.synced, Role::Dim};
+       },
+       {},
+       Shown::Batch}};
+  return columns;
+}
+
+class PoolsPane : public Pane {
+ public:
+  std::string label() const override { return "Pools"; }
+  std::string name() const override { return "pools"; }
+  std::string title(const Frame& f) const override { return "Pools · " + f.account; }
+  std::vector<std::string> crumbs(const TuiState& st) const override {
+    return {st.stack.back().account, "pools"};
+  }
+  std::vector<Context> contexts() const override {
+    return {Context::Pools, Context::Table, Context::Global};
+  }
+  bool quits_back() const override { return false; }
+  std::string focus_scope(const Frame&) const override { return kPoolsScope; }
+  PollFocus poll_focus(const TuiState&) const override {
+    PollFocus p;
+    p.pools = true;
+    return p;
+  }
+
+  std::optional<Frame> drill(const Frame& f, const std::string& key) const override {
+    Frame next = f;
+    next.pool = key;
+    next.view = View::Nodes;
+    return next;
+  }
+
+  TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows) override {
+    const Frame& f = st.top();
+    auto ages = load_sync_ages(ctx, f.account);
+    TablePage p;
+    p.columns = layouts_of(shown_columns(pool_columns(), ages.batch));
+    auto pools = ctx.store->pools(f.account);
+    if (!pools) return p;
+    // Every pool's nodes counted by state in one grouped read, not every node of every pool.
+    NodeCounts counts;
+    if (ages.batch) counts = ctx.store->node_state_counts(f.account).value_or(NodeCounts{});
+    std::vector<PoolRow> items;
+    for (auto& pl : *pools) {
+      PoolRow r{std::move(pl), "", ""};
+      if (ages.batch) {
+        auto it = counts.find(r.pool.id);
+        r.health = pool_health(r.pool, it != counts.end() ? it->second : NodeStates{});
+        r.synced = ages.age(kPoolsScope);
+      }
+      items.push_back(std::move(r));
+    }
+    fill_page(
+        p, pool_columns(), ages.batch, items, [](const PoolRow& r) { return r.pool.id; },
+        f.cursor.filter, first, rows);
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pane> make_pools_pane() {
+  return std::make_unique<PoolsPane>();
+}
+
+}  // namespace trainyard

@@ -1,0 +1,116 @@
+// How many statements the UI thread runs on its store connection for one key press: a table
+// pane's reads are grouped, so their number does not grow with the rows.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "store/store.hpp"
+#include "tui_screen.hpp"
+
+namespace trainyard {
+namespace {
+
+using apptest::kNormal;
+using apptest::TuiScreen;
+
+// Counts every statement started on one connection while it lives (TY_SHOW_SQL=1 prints them).
+class StatementCounter {
+ public:
+  explicit StatementCounter(sqlite3* db) : db_(db) {
+    sqlite3_trace_v2(db_, SQLITE_TRACE_STMT, &StatementCounter::on_statement, this);
+  }
+  ~StatementCounter() { sqlite3_trace_v2(db_, 0, nullptr, nullptr); }
+  int count() const { return count_; }
+
+ private:
+  static int on_statement(unsigned, void* self, void*, void* sql) {
+    if (getenv("TY_SHOW_SQL")) std::cout << "SQL " << static_cast<const char*>(sql) << "\n";
+    ++static_cast<StatementCounter*>(self)->count_;
+    return 0;
+  }
+  sqlite3* db_;
+  int count_ = 0;
+};
+
+class TuiStoreQueries : public TuiScreen {
+ protected:
+  Store& store() { return *fixture_.ctx().store; }
+
+  // Statements the UI thread runs for one Down key and the frame drawn after it, as the
+  // interactive loop does.
+  int statements_per_key() {
+    StatementCounter counter(store().handle());
+    tui_->handle_key(KeyEvent::named(Key::Down));
+    tui_->draw();
+    return counter.count();
+  }
+
+  // `n` local jobs of 3 tasks each (one running, one done, one failed).
+  void add_jobs(int n, const std::string& prefix) {
+    for (int i = 0; i < n; ++i) {
+      Job j;
+      j.account = kLocalAccount;
+      j.id = prefix + std::to_string(i);
+      j.pool_id = kLocalPool;
+      ASSERT_TRUE(store().upsert_job(j).ok());
+      for (int k = 0; k < 3; ++k) {
+        Task t;
+        t.account = kLocalAccount;
+        t.job_id = j.id;
+        t.id = "t" + std::to_string(k);
+        t.state = k == 0 ? TaskState::Running : TaskState::Completed;
+        t.execution_info.result = k == 2 ? TaskResult::Failure : TaskResult::Success;
+        ASSERT_TRUE(store().upsert_task(t).ok());
+      }
+    }
+  }
+
+  // `n` pools of the cached Batch account `contoso`, 4 nodes each (one unusable).
+  void add_pools(int n, const std::string& prefix) {
+    for (int i = 0; i < n; ++i) {
+      Pool p;
+      p.account = "contoso";
+      p.id = prefix + std::to_string(i);
+      ASSERT_TRUE(store().upsert_pool(p).ok());
+      for (int k = 0; k < 4; ++k) {
+        Node node;
+        node.account = "contoso";
+        node.pool_id = p.id;
+        node.id = "n" + std::to_string(k);
+        node.state = k == 0 ? NodeState::Unusable : NodeState::Idle;
+        ASSERT_TRUE(store().upsert_node(node).ok());
+      }
+    }
+  }
+};
+
+TEST_F(TuiStoreQueries, JobsPaneKeyPressDoesNotQueryPerJob) {
+  add_jobs(2, "few-");
+  open(kNormal, "jobs");
+  int few = statements_per_key();
+  add_jobs(30, "many-");
+  int many = statements_per_key();
+  std::cout << "Jobs pane: " << few << " statements per key with 6 jobs, " << many << " with 36\n";
+  EXPECT_EQ(many, few);
+}
+
+TEST_F(TuiStoreQueries, PoolsPaneKeyPressDoesNotReadEveryNode) {
+  add_pools(2, "few-");
+  TuiOptions o;
+  o.view = "pools";
+  o.account = "contoso";
+  term_ = std::make_unique<HeadlessTerminal>(kNormal);
+  tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
+  tui_->draw();
+  int few = statements_per_key();
+  add_pools(30, "many-");
+  int many = statements_per_key();
+  std::cout << "Pools pane: " << few << " statements per key with 2 pools, " << many
+            << " with 32\n";
+  EXPECT_EQ(many, few);
+}
+
+}  // namespace
+}  // namespace trainyard
