@@ -88,7 +88,7 @@ void render_table_pane(TuiState& st, Canvas& c, Rect r) {
   render_table(vm, c, r);
 }
 
-void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
+void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timestamp now) {
   if (st.mode == Mode::Filter) {
     render_filter_line({st.input.text(), st.input.cursor(), true, st.page.total}, c, line);
   } else if (st.mode == Mode::Command || st.mode == Mode::Search || st.mode == Mode::SubmitPath) {
@@ -108,7 +108,7 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
     render_hint_bar(hints_for(st.top().view), c, line);
   }
   auto vm = st.status;
-  if (st.data_time) vm.data_age = SystemClock().now() - *st.data_time;
+  if (st.data_time) vm.data_age = now - *st.data_time;
   render_status_bar(vm, c, status);
 }
 
@@ -240,7 +240,7 @@ void Tui::draw() {
     if (old_height != st_->body_height) refresh();
     render_table_pane(*st_, c, body);
   }
-  render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1));
+  render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1), ctx_.clock.now());
   render_overlays(*st_, c, pane);
   term_.present(c);
 }

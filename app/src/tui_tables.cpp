@@ -45,15 +45,15 @@ void fill_page(TablePage& p, const std::vector<T>& items, const std::string& fil
   }
 }
 
-std::string age_of(const std::optional<Timestamp>& t) {
+std::string age_of(const std::optional<Timestamp>& t, const Clock& clock) {
   if (!t) return "-";
-  return format_age(SystemClock().now() - *t);
+  return format_age(clock.now() - *t);
 }
 
-std::string ran_for(const Task& t) {
+std::string ran_for(const Task& t, const Clock& clock) {
   const auto& e = t.execution_info;
   if (!e.start_time) return "-";
-  return format_age(e.end_time.value_or(SystemClock().now()) - *e.start_time);
+  return format_age(e.end_time.value_or(clock.now()) - *e.start_time);
 }
 
 std::string exit_text(const Task& t) {
@@ -153,7 +153,7 @@ void load_tasks(AppContext& ctx, const Frame& f, size_t first, int rows, TablePa
                   {exit_text(t), r},
                   {std::to_string(t.execution_info.retry_count), std::nullopt},
                   {slots_text(t), std::nullopt},
-                  {ran_for(t), std::nullopt},
+                  {ran_for(t, ctx.clock), std::nullopt},
                   {spark, Role::Sparkline},
                   {metric, std::nullopt},
                   {last_cell, Role::Dim},
@@ -192,7 +192,7 @@ void load_jobs(AppContext& ctx, const Frame& f, size_t first, int rows, TablePag
          {std::to_string(n(TaskState::Running) + n(TaskState::Preparing)), Role::StateRunning},
          {std::to_string(n(TaskState::Completed) - bad), Role::StateSuccess},
          {std::to_string(bad), bad ? std::optional(Role::StateFailure) : std::nullopt},
-         {age_of(j.creation_time), std::nullopt}}};
+         {age_of(j.creation_time, ctx.clock), std::nullopt}}};
     if (ages.batch) row.cells.push_back({ages.age(tasks_scope(j.id)), Role::Dim});
     return std::pair{j.id, row};
   });
