@@ -26,8 +26,14 @@ int cpu_slots(const Settings& s) {
 
 }  // namespace
 
-Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag) {
-  auto ctx = std::make_unique<AppContext>();
+const Clock& wall_clock() {
+  static const SystemClock clock;
+  return clock;
+}
+
+Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag,
+                                                 const Clock& clock) {
+  auto ctx = std::make_unique<AppContext>(clock);
   auto settings = load_settings(default_config_path());
   if (!settings) return settings.error();
   ctx->settings = std::move(*settings);

@@ -52,7 +52,7 @@ CrumbsVm crumbs_of(const TuiState& st) {
   return {focused_pane(st).crumbs(st)};
 }
 
-void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
+void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timestamp now) {
   if (st.mode == Mode::Filter) {
     render_filter_line({st.input.text(), st.input.cursor(), true, st.page.total}, c, line);
   } else if (st.mode == Mode::Command || st.mode == Mode::Search || st.mode == Mode::SubmitPath) {
@@ -72,7 +72,7 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status) {
     render_hint_bar(hints_for(focused_pane(st)), c, line);
   }
   auto vm = st.status;
-  if (st.data_time) vm.data_age = SystemClock().now() - *st.data_time;
+  if (st.data_time) vm.data_age = now - *st.data_time;
   render_status_bar(vm, c, status);
 }
 
@@ -174,7 +174,7 @@ void Tui::draw() {
   st_->body_height = std::max(1, table_body_height(focused.table_rect(*st_, body)));
   if (focused.is_table() && old_height != st_->body_height) refresh();
   focused.render(ctx_, *st_, c, body);
-  render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1));
+  render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1), ctx_.clock.now());
   render_overlays(*st_, c, pane);
   term_.present(c);
 }

@@ -130,8 +130,8 @@ void fill_page(TablePage& p, const std::vector<ColumnDef<Row>>& defs, bool batch
   }
 }
 
-/// `3m`: how long ago `t` was; `-` when unknown.
-std::string age_of(const std::optional<Timestamp>& t);
+/// `3m`: how long before `now` `t` was; `-` when unknown.
+std::string age_of(const std::optional<Timestamp>& t, Timestamp now);
 
 /// What a pane does; the defaults suit a table pane with nothing of its own.
 class Pane {

@@ -12,6 +12,7 @@ struct JobRow {
   int64_t queued = 0, running = 0, done = 0, failed = 0;
   bool pinned = false;
   std::string synced;  ///< how old the job's task list is
+  Timestamp now;       ///< the context clock's time when the row was read
 };
 
 TableCell count_cell(int64_t n, std::optional<Role> role) {
@@ -51,7 +52,7 @@ const std::vector<ColumnDef<JobRow>>& job_columns() {
        [](R r) { return SortKey{r.failed}; }},
       {"age",
        {"AGE", 5, 1, 0, Align::Right},
-       [](R r) { return TableCell{age_of(r.job.creation_time)}; },
+       [](R r) { return TableCell{age_of(r.job.creation_time, r.now)}; },
        [](R r) {
          auto t = r.job.creation_time;
          return SortKey{t ? -static_cast<int64_t>(t->time_since_epoch().count()) : int64_t{0}};
@@ -76,6 +77,7 @@ JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& 
   r.running = n(TaskState::Running) + n(TaskState::Preparing);
   r.done = n(TaskState::Completed) - r.failed;
   r.pinned = pinned;
+  r.now = ages.now;
   if (ages.batch) r.synced = ages.age(tasks_scope(j.id));
   r.job = std::move(j);
   return r;

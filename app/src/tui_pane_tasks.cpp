@@ -20,12 +20,13 @@ struct TaskRow {
   Task task;
   RowExtras extras;
   std::string synced;  ///< how old the job's task list is
+  Timestamp now;       ///< the context clock's time when the row was read
 };
 
-std::string ran_for(const Task& t) {
+std::string ran_for(const Task& t, Timestamp now) {
   const auto& e = t.execution_info;
   if (!e.start_time) return "-";
-  return format_age(e.end_time.value_or(SystemClock().now()) - *e.start_time);
+  return format_age(e.end_time.value_or(now) - *e.start_time);
 }
 
 std::string exit_text(const Task& t) {
@@ -113,7 +114,7 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
        [](R r) { return SortKey{int64_t{r.task.execution_info.requeue_count}}; },
        Shown::Batch},
       {"gpu", {"GPU", 3, 1, 0, Align::Right}, [](R r) { return plain(slots_text(r.task)); }},
-      {"ran", {"RAN", 5, 1, 0, Align::Right}, [](R r) { return plain(ran_for(r.task)); }},
+      {"ran", {"RAN", 5, 1, 0, Align::Right}, [](R r) { return plain(ran_for(r.task, r.now)); }},
       {"trend",
        {"TREND", 8},
        [](R r) {
@@ -204,7 +205,7 @@ class TasksPane : public Pane {
     for (auto& t : *tasks) {
       std::string synced = ages.batch ? ages.age(tasks_scope(t.job_id)) : "";
       p.keys.push_back(t.id);
-      TaskRow row{std::move(t), {}, std::move(synced)};
+      TaskRow row{std::move(t), {}, std::move(synced), ages.now};
       row.extras = extras(ctx, row.task);
       p.rows.push_back(table_row(columns, row));
     }

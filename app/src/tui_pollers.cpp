@@ -62,11 +62,12 @@ std::string empty_pane_text(const TuiState& st, std::string empty_text) {
 
 std::string SyncAges::age(const std::string& scope) const {
   auto it = checked.find(scope);
-  return it == checked.end() ? "never" : format_age(SystemClock().now() - it->second);
+  return it == checked.end() ? "never" : format_age(now - it->second);
 }
 
 SyncAges load_sync_ages(AppContext& ctx, const std::string& account) {
   SyncAges ages;
+  ages.now = ctx.clock.now();
   ages.batch = account != kLocalAccount;
   if (!ages.batch) return ages;
   if (auto marks = ctx.store->sync_marks(account))

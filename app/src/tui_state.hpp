@@ -262,6 +262,7 @@ void fill_sync_status(AppContext& ctx, TuiState& st);
 struct SyncAges {
   bool batch = false;                        ///< a Batch or emulator account: rows show their age
   std::map<std::string, Timestamp> checked;  ///< by scope
+  Timestamp now;                             ///< what the ages are counted to
   /// `3s`, `2m`… since `scope` was confirmed; `never` when it was not.
   std::string age(const std::string& scope) const;
 };

@@ -14,9 +14,9 @@ bool contains_ci(const std::string& hay, const std::string& needle) {
   return it != hay.end();
 }
 
-std::string age_of(const std::optional<Timestamp>& t) {
+std::string age_of(const std::optional<Timestamp>& t, Timestamp now) {
   if (!t) return "-";
-  return format_age(SystemClock().now() - *t);
+  return format_age(now - *t);
 }
 
 Role task_role(const Task& t) {

@@ -22,6 +22,9 @@ namespace trainyard::apptest {
 /// A TUI on an emulator account with two seeded pools.
 class TuiBatch : public TuiScreen {
  protected:
+  // The emulator checks each request's signed date against its own clock.
+  TuiBatch() : TuiScreen(std::make_unique<SystemClock>()) {}
+
   void SetUp() override {
     ::setenv("TY_TUI_TEST_KEY", emu_.key().c_str(), 1);
     azure::AccountConfig a;
@@ -37,7 +40,7 @@ class TuiBatch : public TuiScreen {
     ASSERT_EQ(fixture_.ctx().store->pools(emu_.account())->size(), 2u);
   }
   std::unique_ptr<azure::BatchClient> open_client() {
-    return azuretest::emulator_client(emu_, clock_);
+    return azuretest::emulator_client(emu_, *clock_);
   }
   void open_batch(const std::string& view, bool readonly = false, const std::string& job = "",
                   const std::string& account = "") {
@@ -89,7 +92,6 @@ class TuiBatch : public TuiScreen {
   }
 
   azuretest::EmulatorProcess emu_{{"--seed-tasks", "20"}};
-  SystemClock clock_;
 };
 
 }  // namespace trainyard::apptest

@@ -188,16 +188,16 @@ std::string make_temp_dir() {
 
 }  // namespace
 
-TuiFixture::TuiFixture(Timestamp now) : dir_(make_temp_dir()) {
+TuiFixture::TuiFixture(const Clock& clock) : dir_(make_temp_dir()) {
   ::setenv("TRAINYARD_NVML_LIB", kMissingNvml, 1);
   ::setenv("TRAINYARD_CPU_SLOTS", "1", 1);
-  auto ctx = open_context(dir_);
+  auto ctx = open_context(dir_, clock);
   if (!ctx) throw std::runtime_error("open_context: " + ctx.error().message);
   ctx_ = std::move(*ctx);
   ctx_->engine.cpu_slots = 1;
   ctx_->engine.gpu_probe = nullptr;
   ctx_->engine.trainyard_exe = "/nonexistent/trainyard-test/trainyard";
-  seed(now);
+  seed(clock.now());
 }
 
 TuiFixture::~TuiFixture() {

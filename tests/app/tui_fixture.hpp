@@ -1,9 +1,8 @@
 // A deterministic data directory for TUI tests: accounts, jobs, tasks, metrics and a hostile log.
 //
-// Ages shown by the TUI ("2h", "40d") are computed from the wall clock, so the fixture stores
-// creation and start times relative to `now` with a wide margin from the next unit boundary;
-// fixed absolute times are used only where the TUI shows differences of them or the times
-// themselves (completed tasks, the detail pane).
+// Ages shown by the TUI ("2h", "40d") are read from the context's clock, which the screen tests
+// fix at kFixtureNow: the fixture stores creation and start times as offsets from that clock's
+// now, and completed tasks at fixed instants, so every frame is the same on every run.
 #pragma once
 
 #include <memory>
@@ -17,11 +16,16 @@ namespace trainyard::apptest {
 /// The NVML library the fixture points TRAINYARD_NVML_LIB at: a path that never exists.
 inline constexpr const char* kMissingNvml = "/nonexistent/trainyard-test/libnvidia-ml.so.1";
 
+/// The instant the screen tests' clock reads until a test moves it.
+inline constexpr Timestamp kFixtureNow{std::chrono::sys_days{std::chrono::year{2024} / 3 / 1} +
+                                       std::chrono::hours{14}};
+
 /// A temporary data directory with seeded store contents; removed on destruction.
 class TuiFixture {
  public:
-  /// Creates the directory, opens its store and seeds it relative to `now`.
-  explicit TuiFixture(Timestamp now);
+  /// Creates the directory, opens its store with `clock` (which must outlive the fixture) and
+  /// seeds it relative to the clock's now.
+  explicit TuiFixture(const Clock& clock);
   ~TuiFixture();
   TuiFixture(const TuiFixture&) = delete;
   TuiFixture& operator=(const TuiFixture&) = delete;

@@ -20,7 +20,13 @@ inline constexpr TermSize kTiny{40, 12};
 /// One TUI over the fixture on a headless terminal.
 class TuiScreen : public ::testing::Test {
  protected:
-  TuiScreen() : fixture_(SystemClock().now()) {}
+  /// A screen whose context reads a manual clock that stands at kFixtureNow.
+  TuiScreen() : TuiScreen(std::make_unique<ManualClock>(kFixtureNow)) {}
+  /// A screen whose context reads `clock` (requests to a Batch account are signed with it).
+  explicit TuiScreen(std::unique_ptr<Clock> clock) : clock_(std::move(clock)), fixture_(*clock_) {}
+
+  /// The context's clock, when it is the manual one.
+  ManualClock& manual_clock() { return dynamic_cast<ManualClock&>(*clock_); }
 
   /// Starts the TUI on `view` (and `job`) at `size` and draws the first frame.
   void open(TermSize size, const std::string& view, const std::string& job = "") {
@@ -74,6 +80,7 @@ class TuiScreen : public ::testing::Test {
     snapshot::expect_snapshot(term_->last_frame(), "app", name);
   }
 
+  std::unique_ptr<Clock> clock_;  // before fixture_: the fixture's context reads it
   TuiFixture fixture_;
   std::unique_ptr<HeadlessTerminal> term_;
   std::unique_ptr<Tui> tui_;

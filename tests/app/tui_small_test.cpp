@@ -170,7 +170,7 @@ TEST_F(TuiSmall, FetchErrorMarksTheDataAgeStale) {
   seed_contoso_nodes();
   SyncMark m;
   m.scope = kPoolsScope;
-  m.checked_at = SystemClock().now() - 40s;
+  m.checked_at = apptest::kFixtureNow - 40s;
   m.error = "GET /pools: refused";
   ASSERT_TRUE(fixture_.ctx().store->set_sync_mark("contoso", m).ok());
   open_account(kNormal, "contoso", "pools");

@@ -12,17 +12,25 @@
 
 namespace trainyard {
 
+/// The wall clock, the context's clock outside tests.
+const Clock& wall_clock();
+
 /// Opened data directory and store of one trainyard process.
 struct AppContext {
+  /// A context that reads the time from `time_source`, which must outlive it.
+  explicit AppContext(const Clock& time_source = wall_clock()) : clock(time_source) {}
+
   std::string data_dir;
   std::unique_ptr<Store> store;
   EngineConfig engine;
   Settings settings;
-  SystemClock clock;
+  const Clock& clock;  ///< "now" for every age, duration and date the program shows or judges by
 };
 
-/// Loads the settings, creates the data directory (mode 0700) and opens cache.db in it.
-Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag);
+/// Loads the settings, creates the data directory (mode 0700) and opens cache.db in it; the
+/// context reads the time from `clock`.
+Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_flag,
+                                                 const Clock& clock = wall_clock());
 
 /// Exit code for an error: 2 for usage and bad input, 1 otherwise.
 int exit_code_for(const Error& e);

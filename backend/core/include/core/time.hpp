@@ -1,6 +1,7 @@
 // Time points, ISO 8601 text and durations as Batch writes them.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -16,6 +17,15 @@ using Timestamp = std::chrono::sys_time<std::chrono::microseconds>;
 /// A span of time.
 using Duration = std::chrono::microseconds;
 
+/// Microseconds since the Unix epoch, for storage.
+inline int64_t to_micros(Timestamp t) {
+  return t.time_since_epoch().count();
+}
+/// Inverse of to_micros.
+inline Timestamp from_micros(int64_t us) {
+  return Timestamp(Duration(us));
+}
+
 /// Source of the current time; injected so tests are deterministic.
 class Clock {
  public:
@@ -30,26 +40,17 @@ class SystemClock final : public Clock {
   Timestamp now() const override;
 };
 
-/// A clock that only moves when told to (tests).
+/// A clock that only moves when told to (tests); one thread may move it while others read it.
 class ManualClock final : public Clock {
  public:
-  explicit ManualClock(Timestamp start) : now_(start) {}
-  Timestamp now() const override { return now_; }
+  explicit ManualClock(Timestamp start) : now_(to_micros(start)) {}
+  Timestamp now() const override { return from_micros(now_.load()); }
   /// Moves the clock forward.
-  void advance(Duration d) { now_ += d; }
+  void advance(Duration d) { now_ += d.count(); }
 
  private:
-  Timestamp now_;
+  std::atomic<int64_t> now_;
 };
-
-/// Microseconds since the Unix epoch, for storage.
-inline int64_t to_micros(Timestamp t) {
-  return t.time_since_epoch().count();
-}
-/// Inverse of to_micros.
-inline Timestamp from_micros(int64_t us) {
-  return Timestamp(Duration(us));
-}
 
 /// `2016-11-22T18:55:25.2608590Z`: ISO 8601 UTC with 7 fraction digits, as Batch sends.
 std::string format_iso8601(Timestamp t);
