@@ -344,6 +344,24 @@ def test_hostile_clients(e):
     check("the emulator still answers after all of it", alive(e))
 
 
+def test_wire_durations(e):
+    """A task's maxWallClockTime is read by the service's rules: xs:duration, units in order."""
+    e.json("POST", "/jobs?" + API, {"id": "d", "poolInfo": {"poolId": "none"}})
+    for i, text in enumerate(("PT1H30M", "P1DT2H", "PT0.5S", "P10675199DT2H48M5.4775807S")):
+        s, _, b = e.json("POST", "/jobs/d/tasks?" + API,
+                         {"id": "ok%d" % i, "commandLine": "true", "constraints": {"maxWallClockTime": text}})
+        _, _, t = e.json("GET", "/jobs/d/tasks/ok%d?%s" % (i, API))
+        check("maxWallClockTime %s is taken and given back" % text,
+              s == 201 and t["constraints"]["maxWallClockTime"] == text, (s, b, t))
+    for i, text in enumerate(("PT30M1H", "P1W", "pt1h", "-PT1H", "PT1.5H", "P", "PT")):
+        s, _, b = e.json("POST", "/jobs/d/tasks?" + API,
+                         {"id": "bad%d" % i, "commandLine": "true", "constraints": {"maxWallClockTime": text}})
+        values = {v["key"]: v["value"] for v in (b or {}).get("values", [])}
+        check("maxWallClockTime %s is 400 InvalidPropertyValue" % text,
+              s == 400 and b["code"] == "InvalidPropertyValue" and values.get("PropertyName") == "maxWallClockTime",
+              (s, b))
+
+
 def test_seed_paging(exe):
     e = Emulator(exe, "--seed-tasks", "2500")
     try:
@@ -488,6 +506,11 @@ def main():
             test_jobs_and_tasks(e)
             test_faults(e)
             test_hostile_clients(e)
+        finally:
+            e.stop()
+        e = Emulator(exe)
+        try:
+            test_wire_durations(e)
         finally:
             e.stop()
         e = Emulator(exe, "--identity")

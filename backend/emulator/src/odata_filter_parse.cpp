@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "emulator/odata_filter.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 namespace {
@@ -379,11 +380,11 @@ class Parser {
 
   bool time_literal(FilterNode& out) {
     std::string text = unescape(tok_.text);
-    auto t = parse_iso8601(text);
-    if (!t.ok())
+    auto t = read_wire_time(text);
+    if (!t)
       return fail(fmt::format("Invalid $filter: '{}' is not an ISO 8601 UTC datetime (offset {})",
                               excerpt(text), tok_.offset));
-    out.literal = *t;
+    out.literal = from_micros(*t);
     advance();
     return true;
   }

@@ -8,6 +8,7 @@
 #include "runner.hpp"
 #include "sandbox.hpp"
 #include "service.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -60,8 +61,8 @@ void Service::tick_pools() {
       (n.dedicated ? dedicated : low) += 1;
     }
     if (p.auto_scale && p.alloc == AllocState::Steady) {
-      auto interval = parse_iso_duration(p.auto_scale_interval);
-      Micros every = interval ? std::max<Micros>(interval->count(), 5'000'000) : 900'000'000;
+      auto interval = read_wire_duration(p.auto_scale_interval);
+      Micros every = interval ? std::max<Micros>(*interval, 5'000'000) : 900'000'000;
       if (t - p.auto_scale_enabled_at >= every) {
         AutoscaleInputs in;
         for (const auto& [jid, j] : jobs_) {

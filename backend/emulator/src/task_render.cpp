@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "service.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -17,7 +18,7 @@ void extra(JsonOut& w, const TaskEntity& t, const char* name) {
 }
 
 std::string duration_text(int64_t us) {
-  return us < 0 ? std::string(kUnlimited) : format_iso_duration(Duration(us));
+  return us < 0 ? std::string(kUnlimited) : write_wire_duration(us);
 }
 
 void write_execution(JsonOut& w, const TaskEntity& t) {

@@ -6,6 +6,7 @@
 #include "local/engine.hpp"
 #include "runner.hpp"
 #include "service.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -32,12 +33,12 @@ int64_t duration_us(const nlohmann::json& v, bool& bad) {
     bad = true;
     return -1;
   }
-  auto d = parse_iso_duration(v.get<std::string>());
+  auto d = read_wire_duration(v.get<std::string>());
   if (!d) {
     bad = true;
     return -1;
   }
-  return d->count();
+  return *d;
 }
 
 // An error a task body has, as a (code, property) pair; empty code when it is valid.
