@@ -344,6 +344,43 @@ def test_hostile_clients(e):
     check("the emulator still answers after all of it", alive(e))
 
 
+def page_ids(e, path):
+    """The ids of one page and whether it names a next one."""
+    s, _, b = e.json("GET", path)
+    return [x.get("id") or x.get("nodeAgentSKUId") for x in b["value"]], "odata.nextLink" in b
+
+
+def test_page_boundaries(e):
+    """One rule for every list: a next page exactly when another entry the filter keeps follows.
+    The account holds only the jobs made here."""
+    for job in ("a1", "a2", "a3", "b1"):
+        e.json("POST", "/jobs?" + API, {"id": job, "poolInfo": {"poolId": "none"}})
+    for task in ("t1", "t2", "t3", "u1"):
+        e.json("POST", "/jobs/a1/tasks?" + API, {"id": task, "commandLine": "true"})
+    starts_a = urllib.parse.quote("startswith(id, 'a')")
+    starts_t = urllib.parse.quote("startswith(id, 't')")
+    cases = [
+        ("4 jobs left, maxresults 4: no next page", "/jobs?%s&maxresults=4" % API, 4, False),
+        ("4 jobs left, maxresults 3: a next page", "/jobs?%s&maxresults=3" % API, 3, True),
+        ("3 jobs kept of 4, maxresults 3: no next page",
+         "/jobs?%s&maxresults=3&$filter=%s" % (API, starts_a), 3, False),
+        ("3 jobs kept of 4, maxresults 2: a next page",
+         "/jobs?%s&maxresults=2&$filter=%s" % (API, starts_a), 2, True),
+        ("3 tasks kept of 4, maxresults 3: no next page",
+         "/jobs/a1/tasks?%s&maxresults=3&$filter=%s" % (API, starts_t), 3, False),
+        ("4 tasks left, maxresults 3: a next page", "/jobs/a1/tasks?%s&maxresults=3" % API, 3, True),
+        ("6 linux images kept of 7, maxresults 6: no next page",
+         "/supportedimages?%s&maxresults=6&$filter=%s" % (API, urllib.parse.quote("osType eq 'linux'")), 6, False),
+    ]
+    for name, path, count, more in cases:
+        ids, link = page_ids(e, path)
+        check(name, (len(ids), link) == (count, more), (ids, link))
+    s, _, b = e.json("GET", "/jobs?%s&maxresults=3" % API)
+    link = b["odata.nextLink"]
+    ids, more = page_ids(e, link[link.index("/", 8):])
+    check("the next page holds the rest and names no other", (ids, more) == (["b1"], False), (ids, more))
+
+
 def test_wire_durations(e):
     """A task's maxWallClockTime is read by the service's rules: xs:duration, units in order."""
     e.json("POST", "/jobs?" + API, {"id": "d", "poolInfo": {"poolId": "none"}})
@@ -510,6 +547,7 @@ def main():
             e.stop()
         e = Emulator(exe)
         try:
+            test_page_boundaries(e)
             test_wire_durations(e)
         finally:
             e.stop()

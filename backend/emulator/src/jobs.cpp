@@ -151,14 +151,11 @@ std::string Service::render_job(const JobEntity& j, const Select& s) const {
 
 void Service::list_jobs(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Jobs, q)) return;
+  if (!read_list_query(c, ListKind::Jobs, q)) return;
   std::shared_lock lock(mu_);
-  std::string body = page_start("jobs");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? jobs_.begin() : jobs_.upper_bound(q.after);
-  for (; it != jobs_.end() && n < q.max_results; ++it) {
-    const auto& j = it->second;
+  std::string body = page_start(base_url_, "jobs");
+  auto keep = [&](const auto& entry) {
+    const JobEntity& j = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "id") return j.id;
       if (prop == "state") return std::string(wire(j.state));
@@ -175,20 +172,20 @@ void Service::list_jobs(Call& c) {
       if (prop == "displayName") return j.spec.value("displayName", "");
       return {};
     };
-    if (!q.filter.matches(get)) continue;
-    if (n++) body += ",";
-    body += render_job(j, q.select);
-    last = j.id;
-  }
-  finish_page(c, body, it != jobs_.end(), last);
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_job(entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, jobs_, keep, write));
 }
 
 void Service::list_job_schedules(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::JobSchedules, q)) return;
+  if (!read_list_query(c, ListKind::JobSchedules, q)) return;
   // Job schedules cannot be created here, so the list is always empty.
-  std::string body = page_start("jobschedules");
-  finish_page(c, body, false, "");
+  std::string body = page_start(base_url_, "jobschedules");
+  send_page(c, body, PageEnd{});
 }
 
 void Service::get_job(Call& c, const std::string& id) {
@@ -318,7 +315,7 @@ void Service::task_counts(Call& c, const std::string& id) {
 
 void Service::prep_release_status(Call& c, const std::string& id) {
   ListQuery q;
-  if (!parse_list(c, ListKind::JobPrepRelease, q)) return;
+  if (!read_list_query(c, ListKind::JobPrepRelease, q)) return;
   std::shared_lock lock(mu_);
   auto* j = find_job(c, id);
   if (!j) return;
@@ -326,10 +323,7 @@ void Service::prep_release_status(Call& c, const std::string& id) {
     return c.error(409, "JobPreparationTaskNotSpecified",
                    "The specified job does not have a job preparation task.");
   }
-  std::string body = page_start("jobpreparationandreleasetaskstatuslist");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? j->nodes.begin() : j->nodes.upper_bound(q.after);
+  std::string body = page_start(base_url_, "jobpreparationandreleasetaskstatuslist");
   auto exec_json = [](const Execution& e, bool running) {
     nlohmann::json x{{"state", running ? "running" : "completed"},
                      {"startTime", format_time(e.start)},
@@ -342,10 +336,9 @@ void Service::prep_release_status(Call& c, const std::string& id) {
           {"category", "usererror"}, {"code", e.failure_code}, {"message", e.failure_message}};
     return x;
   };
-  for (; it != j->nodes.end() && n < q.max_results; ++it) {
-    const std::string& node_id = it->first;
-    const PrepRelease& pr = it->second;
-    auto node = nodes_.find(node_id);
+  auto keep = [&](const auto& entry) {
+    const std::string& node_id = entry.first;
+    const PrepRelease& pr = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "nodeId") return node_id;
       if (prop == "poolId") return j->pool_id;
@@ -358,22 +351,24 @@ void Service::prep_release_status(Call& c, const std::string& id) {
       }
       return {};
     };
-    if (!q.filter.matches(get)) continue;
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    const std::string& node_id = entry.first;
+    const PrepRelease& pr = entry.second;
     nlohmann::json e{
         {"poolId", j->pool_id},
         {"nodeId", node_id},
         {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", base_url_, j->pool_id, node_id)},
         {"jobPreparationTaskExecutionInfo", exec_json(pr.prep, pr.prep_running)}};
-    if (node != nodes_.end())
+    if (nodes_.count(node_id))
       e["jobPreparationTaskExecutionInfo"]["taskRootDirectory"] =
           "workitems/" + j->id + "/job-1/jobpreparation";
     if (pr.release_started)
       e["jobReleaseTaskExecutionInfo"] = exec_json(pr.release, pr.release_running);
-    if (n++) body += ",";
-    body += e.dump();
-    last = node_id;
-  }
-  finish_page(c, body, it != j->nodes.end(), last);
+    out += e.dump();
+  };
+  send_page(c, body, fill_map_page(body, q, j->nodes, keep, write));
 }
 
 }  // namespace trainyard::emu

@@ -93,17 +93,13 @@ std::string Service::render_node(const NodeEntity& n, const Select& s) const {
 
 void Service::list_nodes(Call& c, const std::string& pool) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Nodes, q)) return;
+  if (!read_list_query(c, ListKind::Nodes, q)) return;
   std::shared_lock lock(mu_);
   if (!pools_.count(pool)) return not_found(c, "PoolNotFound", "pool");
-  std::string body = page_start("nodes");
-  int count = 0;
-  std::string last;
-  auto it = q.after.empty() ? nodes_.begin() : nodes_.upper_bound(q.after);
-  bool more = false;
-  for (; it != nodes_.end(); ++it) {
-    const auto& n = it->second;
-    if (n.pool_id != pool) continue;
+  std::string body = page_start(base_url_, "nodes");
+  auto keep = [&](const auto& entry) {
+    const NodeEntity& n = entry.second;
+    if (n.pool_id != pool) return false;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "id") return n.id;
       if (prop == "state") return std::string(wire(n.state));
@@ -116,16 +112,12 @@ void Service::list_nodes(Call& c, const std::string& pool) {
       if (prop == "ipAddress") return n.ip;
       return {};
     };
-    if (!q.filter.matches(get)) continue;
-    if (count == q.max_results) {
-      more = true;
-      break;
-    }
-    if (count++) body += ",";
-    body += render_node(n, q.select);
-    last = n.id;
-  }
-  finish_page(c, body, more, last);
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_node(entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, nodes_, keep, write));
 }
 
 void Service::get_node(Call& c, const std::string& pool, const std::string& node) {

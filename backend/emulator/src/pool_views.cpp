@@ -1,4 +1,6 @@
 // Pool rendering, autoscale actions, account node counts and supported images.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emulator/autoscale.hpp"
@@ -154,19 +156,18 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
 
 void Service::node_counts(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::NodeCounts, q)) return;
+  if (!read_list_query(c, ListKind::NodeCounts, q)) return;
   std::shared_lock lock(mu_);
-  std::string body = page_start("poolnodecounts");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);
-  for (; it != pools_.end() && n < q.max_results; ++it) {
-    const auto& p = it->second;
+  std::string body = page_start(base_url_, "poolnodecounts");
+  auto keep = [&](const auto& entry) {
     auto get = [&](std::string_view prop) -> FilterValue {
-      if (prop == "poolId") return p.id;
+      if (prop == "poolId") return entry.first;
       return {};
     };
-    if (!q.filter.matches(get)) continue;
+    return q.filter.matches(get);
+  };
+  auto write = [&](const std::pair<const std::string, PoolEntity>& entry, std::string& out) {
+    const PoolEntity& p = entry.second;
     nlohmann::json dedicated = empty_counts(), low = empty_counts();
     for (const auto& [id, node] : nodes_) {
       if (node.pool_id != p.id) continue;
@@ -174,16 +175,14 @@ void Service::node_counts(Call& c) {
       counts[count_key(node.state)] = counts[count_key(node.state)].get<int>() + 1;
       counts["total"] = counts["total"].get<int>() + 1;
     }
-    if (n++) body += ",";
-    body += nlohmann::json{{"poolId", p.id}, {"dedicated", dedicated}, {"lowPriority", low}}.dump();
-    last = p.id;
-  }
-  finish_page(c, body, it != pools_.end(), last);
+    out += nlohmann::json{{"poolId", p.id}, {"dedicated", dedicated}, {"lowPriority", low}}.dump();
+  };
+  send_page(c, body, fill_map_page(body, q, pools_, keep, write));
 }
 
 void Service::supported_images(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::SupportedImages, q)) return;
+  if (!read_list_query(c, ListKind::SupportedImages, q)) return;
   struct Image {
     const char* sku;
     const char* publisher;
@@ -204,24 +203,22 @@ void Service::supported_images(Call& c) {
       {"batch.node.windows amd64", "microsoftwindowsserver", "windowsserver", "2022-datacenter",
        ""},
   };
-  std::string body = page_start("supportedimages");
-  int n = 0, index = 0;
-  const int start = q.after.empty() ? 0 : std::atoi(q.after.c_str());
-  for (const auto& img : kImages) {
-    if (index < start) {
-      ++index;
-      continue;
-    }
-    if (n >= q.max_results) break;
-    ++index;
-    bool windows = std::string(img.sku).find("windows") != std::string::npos;
+  std::string body = page_start(base_url_, "supportedimages");
+  auto is_windows = [](const Image& img) {
+    return std::string(img.sku).find("windows") != std::string::npos;
+  };
+  auto keep = [&](const Image& img) {
+    const bool windows = is_windows(img);
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "osType") return std::string(windows ? "windows" : "linux");
       if (prop == "verificationType") return std::string("verified");
       if (prop == "nodeAgentSKUId") return std::string(img.sku);
       return {};
     };
-    if (!q.filter.matches(get)) continue;
+    return q.filter.matches(get);
+  };
+  auto write = [&](const Image& img, std::string& out) {
+    const bool windows = is_windows(img);
     nlohmann::json e{{"nodeAgentSKUId", img.sku},
                      {"imageReference",
                       {{"publisher", img.publisher},
@@ -241,10 +238,15 @@ void Service::supported_images(Call& c) {
       }
       e["capabilities"] = arr;
     }
-    if (n++) body += ",";
-    body += e.dump();
-  }
-  finish_page(c, body, index < static_cast<int>(std::size(kImages)), std::to_string(index));
+    out += e.dump();
+  };
+  // The resume point is a position in the list: how many images precede the next page.
+  const auto count = std::size(kImages);
+  const size_t start = std::min<size_t>(q.after.empty() ? 0 : std::atoi(q.after.c_str()), count);
+  auto position = [&](const Image& img) { return std::to_string(&img - kImages + 1); };
+  send_page(
+      c, body,
+      fill_page(body, q.max_results, kImages + start, kImages + count, keep, write, position));
 }
 
 }  // namespace trainyard::emu

@@ -113,14 +113,11 @@ void Service::add_pool(Call& c) {
 
 void Service::list_pools(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Pools, q)) return;
+  if (!read_list_query(c, ListKind::Pools, q)) return;
   std::shared_lock lock(mu_);
-  std::string body = page_start("pools");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);
-  for (; it != pools_.end() && n < q.max_results; ++it) {
-    const auto& p = it->second;
+  std::string body = page_start(base_url_, "pools");
+  auto keep = [&](const auto& entry) {
+    const PoolEntity& p = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "id") return p.id;
       if (prop == "state") return std::string(wire(p.state));
@@ -131,12 +128,12 @@ void Service::list_pools(Call& c) {
       if (prop == "stateTransitionTime") return from_micros(p.state_time);
       return {};
     };
-    if (!q.filter.matches(get)) continue;
-    if (n++) body += ",";
-    body += render_pool(p, q.select);
-    last = p.id;
-  }
-  finish_page(c, body, it != pools_.end(), last);
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_pool(entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, pools_, keep, write));
 }
 
 void Service::get_pool(Call& c, const std::string& id) {

@@ -20,6 +20,7 @@
 #include "faults.hpp"
 #include "journal.hpp"
 #include "model.hpp"
+#include "paging.hpp"
 
 namespace trainyard::emu {
 
@@ -29,14 +30,6 @@ class Runner;
 /// with a line on stderr saying so when neither answers.
 std::string container_command(const std::string& command, const nlohmann::json& settings,
                               const std::string& workdir);
-
-/// A page request: `maxresults`, the position to resume after, `$filter` and `$select`.
-struct ListQuery {
-  int max_results = 1000;
-  std::string after;  ///< id of the last entity of the previous page
-  Filter filter;
-  Select select;
-};
 
 /// The account's state and behaviour. Handlers take the lock they need; the ticker moves
 /// time along.
@@ -108,8 +101,6 @@ class Service {
   /// Draws from `--faults`: answers the fault (Handled) or lets the request through.
   httplib::Server::HandlerResponse inject_fault(Call& c);
   Call call(const httplib::Request& req, httplib::Response& res);
-  bool parse_list(Call& c, ListKind kind, ListQuery& q);
-  void finish_page(Call& c, std::string& body, bool more, const std::string& last_id);
 
   // Pools
   void add_pool(Call& c);
@@ -196,8 +187,6 @@ class Service {
   void release_slots(const TaskEntity& t);
   /// Ends the task's primary run in the engine, if it has one.
   void stop_run(const JobEntity& j, const TaskEntity& t, std::chrono::seconds grace);
-  /// `{"odata.metadata":"<base>/$metadata#<what>","value":[` — the start of every list page.
-  std::string page_start(const char* what) const;
   NodeEntity& add_node(PoolEntity& p, bool dedicated);
   void launch_start_task(NodeEntity& n, const PoolEntity& p);
   void collect_start_tasks();

@@ -221,19 +221,16 @@ void Service::add_task_collection(Call& c, const std::string& job) {
 
 void Service::list_tasks(Call& c, const std::string& job) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Tasks, q)) return;
+  if (!read_list_query(c, ListKind::Tasks, q)) return;
   std::shared_lock lock(mu_);
   auto* j = find_job(c, job);
   if (!j) return;
   std::string body;
   body.reserve(static_cast<size_t>(q.max_results) * (q.select.all() ? 900 : 200));
-  body = page_start("tasks");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? j->tasks.begin() : j->tasks.upper_bound(q.after);
+  body = page_start(base_url_, "tasks");
   const bool filtered = !q.filter.empty();
-  for (; it != j->tasks.end() && n < q.max_results; ++it) {
-    const auto& t = it->second;
+  auto keep = [&](const auto& entry) {
+    const TaskEntity& t = entry.second;
     if (filtered) {
       auto get = [&](std::string_view prop) -> FilterValue {
         if (prop == "id") return t.id;
@@ -265,13 +262,14 @@ void Service::list_tasks(Call& c, const std::string& job) {
         if (prop == "requiredSlots") return int64_t{t.required_slots};
         return {};
       };
-      if (!q.filter.matches(get)) continue;
+      return q.filter.matches(get);
     }
-    if (n++) body += ",";
-    body += render_task(*j, t, q.select);
-    last = t.id;
-  }
-  finish_page(c, body, it != j->tasks.end(), last);
+    return true;
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_task(*j, entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, j->tasks, keep, write));
 }
 
 void Service::get_task(Call& c, const std::string& job, const std::string& task) {
