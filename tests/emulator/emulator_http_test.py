@@ -399,6 +399,21 @@ def test_wire_durations(e):
               (s, b))
 
 
+def test_error_texts(e):
+    """A code carries one text wherever it is answered: alone or inside a task collection's result."""
+    e.json("POST", "/jobs?" + API, {"id": "errs", "poolInfo": {"poolId": "none"}})
+    missing = "A required property was not specified in the request body."
+    invalid = "The value provided for one of the properties in the request body is invalid."
+    s, _, b = e.json("POST", "/jobs/errs/tasks?" + API, {"id": "t"})
+    check("a task without commandLine is 400 MissingRequiredProperty with its text",
+          s == 400 and b["code"] == "MissingRequiredProperty" and b["message"]["value"].startswith(missing), (s, b))
+    s, _, b = e.json("POST", "/jobs/errs/addtaskcollection?" + API,
+                     {"value": [{"id": "t"}, {"id": "u", "commandLine": "true", "requiredSlots": 0}]})
+    errors = [(r["error"]["code"], r["error"]["message"]["value"]) for r in b["value"]]
+    check("a collection's results carry the same texts",
+          s == 200 and errors == [("MissingRequiredProperty", missing), ("InvalidPropertyValue", invalid)], (s, b))
+
+
 def test_seed_paging(exe):
     e = Emulator(exe, "--seed-tasks", "2500")
     try:
@@ -549,6 +564,7 @@ def main():
         try:
             test_page_boundaries(e)
             test_wire_durations(e)
+            test_error_texts(e)
         finally:
             e.stop()
         e = Emulator(exe, "--identity")

@@ -16,9 +16,7 @@ void Service::answer(const Route& r, const httplib::Request& req, httplib::Respo
   r.fn(c, req.matches);
   if (res.status < 200 || res.status >= 300) return;
   if (!journal_.append(JournalEntry{0, c.now, req.method, req.target, req.body})) {
-    c.error(500, "InternalError",
-            "The change was made but the emulator could not record it in its state journal; it "
-            "may not survive a restart.");
+    c.error(errors::kJournalWriteFailed);
   }
 }
 

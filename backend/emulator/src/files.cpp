@@ -106,15 +106,15 @@ void set_creation_time(Call& c, const std::string& path) {
 }  // namespace
 
 void serve_file(Call& c, const std::string& root, const std::string& rel, const std::string& url) {
-  if (!safe_relative(rel)) return not_found(c, "FileNotFound", "file");
+  if (!safe_relative(rel)) return c.error(errors::kFileNotFound);
   const std::string path = root + "/" + rel;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return not_found(c, "FileNotFound", "file");
+  if (::stat(path.c_str(), &st) != 0) return c.error(errors::kFileNotFound);
   if (c.req.method == "DELETE") {
     std::error_code ec;
     bool recursive = c.param("recursive") == "true";
     if (S_ISDIR(st.st_mode) && !recursive && !fs::is_empty(path, ec)) {
-      return c.error(409, "DirectoryNotEmpty", "The specified directory is not empty.");
+      return c.error(errors::kDirectoryNotEmpty);
     }
     fs::remove_all(path, ec);
     return c.empty(200);
@@ -133,13 +133,11 @@ void serve_file(Call& c, const std::string& root, const std::string& rel, const 
   if (c.req.has_header("ocp-range")) {
     if (!parse_range(c.req.get_header_value("ocp-range"), start, end)) {
       return c.error(
-          400, "InvalidHeaderValue",
-          "The value for one of the HTTP headers is not in the correct format.",
+          errors::kInvalidHeader,
           {{"HeaderName", "ocp-range"}, {"HeaderValue", c.req.get_header_value("ocp-range")}});
     }
     if (start > size) {
-      return c.error(416, "InvalidRange",
-                     "The range specified is invalid for the current size of the resource.");
+      return c.error(errors::kInvalidRange);
     }
     if (end < 0 || end >= size) end = size - 1;
   }
@@ -164,8 +162,7 @@ void list_files(Call& c, const std::string& root, const std::string& url_base, b
   // Listing never needs the service lock: files live on disk.
   auto f = Filter::parse(c.param("$filter"), ListKind::TaskFiles);
   if (!f) {
-    return c.error(400, "InvalidQueryParameterValue",
-                   "Value for one of the query parameters specified in the request URI is invalid.",
+    return c.error(errors::kInvalidQueryParameter,
                    {{"QueryParameterName", "$filter"}, {"Reason", f.error().message}});
   }
   int max = 1000;
@@ -220,8 +217,7 @@ void Service::list_task_files(Call& c, const std::string& job, const std::string
     auto* t = find_task(c, *j, task);
     if (!t) return;
     if (t->node_id.empty()) {
-      return c.error(409, "OperationInvalidForCurrentState",
-                     "The specified operation is not valid for the current state of the resource.");
+      return c.error(errors::kInvalidForCurrentState);
     }
     root = task_dir(options_.work_dir, t->node_id, job, task);
     url = fmt::format("{}/jobs/{}/tasks/{}/files", base_url_, job, task);
@@ -238,7 +234,7 @@ void Service::task_file(Call& c, const std::string& job, const std::string& task
     if (!j) return;
     auto* t = find_task(c, *j, task);
     if (!t) return;
-    if (t->node_id.empty()) return not_found(c, "FileNotFound", "file");
+    if (t->node_id.empty()) return c.error(errors::kFileNotFound);
     root = task_dir(options_.work_dir, t->node_id, job, task);
     url = fmt::format("{}/jobs/{}/tasks/{}/files/{}", base_url_, job, task, path);
   }

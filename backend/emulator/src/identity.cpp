@@ -24,9 +24,16 @@ std::string random_token() {
   return "ty." + out;
 }
 
-void oauth_error(Call& c, int status, const char* error, const std::string& description) {
-  c.res.status = status;
-  c.res.set_content(nlohmann::json{{"error", error}, {"error_description", description}}.dump(),
+void oauth_error(Call& c, const ErrorText& e) {
+  c.res.status = e.status;
+  c.res.set_content(nlohmann::json{{"error", e.code}, {"error_description", e.message}}.dump(),
+                    "application/json");
+}
+
+// The management plane's error shape.
+void arm_error(Call& c, const ErrorText& e) {
+  c.res.status = e.status;
+  c.res.set_content(nlohmann::json{{"error", {{"code", e.code}, {"message", e.message}}}}.dump(),
                     "application/json");
 }
 
@@ -44,13 +51,11 @@ void Service::token_endpoint(Call& c) {
     return c.req.has_param(name) ? c.req.get_param_value(name) : "";
   };
   if (field("grant_type") != "client_credentials") {
-    return oauth_error(c, 400, "unsupported_grant_type",
-                       "AADSTS70003: only client_credentials is supported here");
+    return oauth_error(c, errors::kOauthGrantType);
   }
-  if (field("client_id").empty())
-    return oauth_error(c, 400, "invalid_request", "AADSTS900144: client_id is missing");
+  if (field("client_id").empty()) return oauth_error(c, errors::kOauthNoClientId);
   if (!same_secret(field("client_secret"), options_.key_base64)) {
-    return oauth_error(c, 401, "invalid_client", "AADSTS7000215: Invalid client secret provided.");
+    return oauth_error(c, errors::kOauthBadSecret);
   }
   const std::string audience = field("scope").empty() ? field("resource") : field("scope");
   c.res.status = 200;
@@ -64,11 +69,10 @@ void Service::token_endpoint(Call& c) {
 
 void Service::imds_endpoint(Call& c) {
   if (c.req.get_header_value("Metadata") != "true") {
-    return oauth_error(c, 400, "invalid_request", "Required metadata header not specified");
+    return oauth_error(c, errors::kImdsNoMetadataHeader);
   }
   const std::string resource = c.param("resource");
-  if (resource.empty())
-    return oauth_error(c, 400, "invalid_request", "Required query variable 'resource' is missing");
+  if (resource.empty()) return oauth_error(c, errors::kImdsNoResource);
   const auto expires_on = now() / 1000000 + kTokenSeconds;
   c.res.status = 200;
   c.res.set_content(nlohmann::json{{"access_token", issue_token(resource)},
@@ -92,24 +96,12 @@ bool bearer_valid(const std::map<std::string, Micros>& tokens, const std::string
   return it != tokens.end() && it->second > now;
 }
 
-void arm_unauthorized(Call& c) {
-  c.res.status = 401;
-  c.res.set_content(
-      nlohmann::json{
-          {"error",
-           {{"code", "AuthenticationFailed"},
-            {"message",
-             "Authentication failed. The 'Authorization' header is missing or invalid."}}}}
-          .dump(),
-      "application/json");
-}
-
 }  // namespace
 
 void Service::arm_list_accounts(Call& c) {
   std::shared_lock lock(mu_);
   if (!bearer_valid(tokens_, c.req.get_header_value("Authorization"), c.now))
-    return arm_unauthorized(c);
+    return arm_error(c, errors::kArmUnauthorized);
   const std::string sub = c.req.matches[1];
   const std::string host = base_url_.substr(base_url_.find("://") + 3);
   nlohmann::json account{{"id", fmt::format("/subscriptions/{}/resourceGroups/trainyard-emulator/"
@@ -135,15 +127,9 @@ void Service::arm_list_accounts(Call& c) {
 void Service::arm_list_keys(Call& c) {
   std::shared_lock lock(mu_);
   if (!bearer_valid(tokens_, c.req.get_header_value("Authorization"), c.now))
-    return arm_unauthorized(c);
+    return arm_error(c, errors::kArmUnauthorized);
   if (c.req.matches[3] != options_.account) {
-    c.res.status = 404;
-    c.res.set_content(
-        nlohmann::json{
-            {"error", {{"code", "ResourceNotFound"}, {"message", "The Resource was not found."}}}}
-            .dump(),
-        "application/json");
-    return;
+    return arm_error(c, errors::kArmNotFound);
   }
   c.res.status = 200;
   c.res.set_content(nlohmann::json{{"accountName", options_.account},
@@ -164,7 +150,7 @@ void Service::control(Call& c, const std::string& what) {
   if (what == "faults") {
     auto rates = parse_faults(body.value("spec", ""));
     if (!rates)
-      return c.error(400, "InvalidPropertyValue", rates.error().message,
+      return c.error(400, errors::kInvalidPropertyValue.code, rates.error().message,
                      {{"PropertyName", "spec"}});
     faults_.set(*rates);
     return c.empty(204);

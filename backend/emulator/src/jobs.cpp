@@ -45,7 +45,7 @@ bool valid_enum(const nlohmann::json& body, const char* name,
 JobEntity* Service::find_job(Call& c, const std::string& id) {
   auto it = jobs_.find(id);
   if (it == jobs_.end()) {
-    not_found(c, "JobNotFound", "job");
+    c.error(errors::kJobNotFound);
     return nullptr;
   }
   return &it->second;
@@ -65,26 +65,26 @@ void Service::add_job(Call& c) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("id") || !body["id"].is_string())
-    return bad_property(c, "MissingRequiredProperty", "id");
+    return bad_property(c, errors::kMissingRequiredProperty, "id");
   if (!is_valid_batch_id(body["id"].get<std::string>()))
-    return bad_property(c, "InvalidPropertyValue", "id");
+    return bad_property(c, errors::kInvalidPropertyValue, "id");
   if (!body.contains("poolInfo") || !body["poolInfo"].is_object()) {
-    return bad_property(c, "MissingRequiredProperty", "poolInfo");
+    return bad_property(c, errors::kMissingRequiredProperty, "poolInfo");
   }
   if (!body["poolInfo"].contains("poolId") || !body["poolInfo"]["poolId"].is_string()) {
-    return bad_property(c, "InvalidPropertyValue", "poolInfo",
+    return bad_property(c, errors::kInvalidPropertyValue, "poolInfo",
                         "the emulator runs jobs on an existing pool (poolInfo.poolId)");
   }
   if (!valid_enum(body, "onAllTasksComplete", {"noaction", "terminatejob"})) {
-    return bad_property(c, "InvalidPropertyValue", "onAllTasksComplete");
+    return bad_property(c, errors::kInvalidPropertyValue, "onAllTasksComplete");
   }
   if (!valid_enum(body, "onTaskFailure", {"noaction", "performexitoptionsjobaction"})) {
-    return bad_property(c, "InvalidPropertyValue", "onTaskFailure");
+    return bad_property(c, errors::kInvalidPropertyValue, "onTaskFailure");
   }
   if (body.contains("priority") &&
       (!body["priority"].is_number_integer() || body["priority"].get<int64_t>() < -1000 ||
        body["priority"].get<int64_t>() > 1000)) {
-    return bad_property(c, "InvalidPropertyValue", "priority");
+    return bad_property(c, errors::kInvalidPropertyValue, "priority");
   }
   JobEntity j;
   j.id = body["id"].get<std::string>();
@@ -95,7 +95,7 @@ void Service::add_job(Call& c) {
   }
   j.pool_id = body["poolInfo"]["poolId"].get<std::string>();
   std::unique_lock lock(mu_);
-  if (jobs_.count(j.id)) return c.error(409, "JobExists", "The specified job already exists.");
+  if (jobs_.count(j.id)) return c.error(errors::kJobExists);
   touch(j, c.now);
   j.state_time = j.start = c.now;
   const std::string url = base_url_ + "/jobs/" + j.id;
@@ -200,19 +200,15 @@ void Service::patch_job(Call& c, const std::string& id, bool replace) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (replace && !body.contains("poolInfo"))
-    return bad_property(c, "MissingRequiredProperty", "poolInfo");
+    return bad_property(c, errors::kMissingRequiredProperty, "poolInfo");
   if (!valid_enum(body, "onAllTasksComplete", {"noaction", "terminatejob"})) {
-    return bad_property(c, "InvalidPropertyValue", "onAllTasksComplete");
+    return bad_property(c, errors::kInvalidPropertyValue, "onAllTasksComplete");
   }
   std::unique_lock lock(mu_);
   auto* j = find_job(c, id);
   if (!j || !c.conditions_pass(*j, true)) return;
-  if (j->state == JobState::Deleting)
-    return c.error(
-        409, "JobBeingDeleted",
-        "The specified job has been marked for deletion and is being garbage collected.");
-  if (j->state == JobState::Completed)
-    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+  if (j->state == JobState::Deleting) return c.error(errors::kJobBeingDeleted);
+  if (j->state == JobState::Completed) return c.error(errors::kJobCompleted);
   for (const char* k : {"priority", "maxParallelTasks", "allowTaskPreemption", "constraints",
                         "poolInfo", "onAllTasksComplete", "metadata"}) {
     if (body.contains(k))
@@ -245,23 +241,21 @@ void Service::job_action(Call& c, const std::string& id, const std::string& acti
   std::unique_lock lock(mu_);
   auto* j = find_job(c, id);
   if (!j || !c.conditions_pass(*j, true)) return;
-  if (j->state == JobState::Deleting)
-    return c.error(
-        409, "JobBeingDeleted",
-        "The specified job has been marked for deletion and is being garbage collected.");
+  if (j->state == JobState::Deleting) return c.error(errors::kJobBeingDeleted);
   if (j->state == JobState::Completed || j->state == JobState::Terminating) {
-    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+    return c.error(errors::kJobCompleted);
   }
   if (action == "disable") {
     if (!valid_enum(body, "disableTasks", {"requeue", "terminate", "wait"}) ||
         !body.contains("disableTasks")) {
-      return bad_property(
-          c, body.contains("disableTasks") ? "InvalidPropertyValue" : "MissingRequiredProperty",
-          "disableTasks");
+      return bad_property(c,
+                          body.contains("disableTasks") ? errors::kInvalidPropertyValue
+                                                        : errors::kMissingRequiredProperty,
+                          "disableTasks");
     }
     if (j->state != JobState::Active && j->state != JobState::Disabling &&
         j->state != JobState::Disabled) {
-      return c.error(409, "JobNotActive", "The specified job is not in an active state.");
+      return c.error(errors::kJobNotActive);
     }
     const std::string how = body["disableTasks"];
     for (auto it = j->running.begin(); it != j->running.end();) {
@@ -274,7 +268,7 @@ void Service::job_action(Call& c, const std::string& id, const std::string& acti
     set_job_state(*j, JobState::Disabling);
   } else if (action == "enable") {
     if (j->state != JobState::Disabled && j->state != JobState::Disabling) {
-      return c.error(409, "JobNotDisabled", "The specified job is not in a disabled state.");
+      return c.error(errors::kJobNotDisabled);
     }
     set_job_state(*j, JobState::Enabling);
   } else {
@@ -320,8 +314,7 @@ void Service::prep_release_status(Call& c, const std::string& id) {
   auto* j = find_job(c, id);
   if (!j) return;
   if (!j->spec.contains("jobPreparationTask")) {
-    return c.error(409, "JobPreparationTaskNotSpecified",
-                   "The specified job does not have a job preparation task.");
+    return c.error(errors::kNoJobPreparationTask);
   }
   std::string body = page_start(base_url_, "jobpreparationandreleasetaskstatuslist");
   auto exec_json = [](const Execution& e, bool running) {

@@ -7,12 +7,12 @@ namespace trainyard::emu {
 
 NodeEntity* Service::find_node(Call& c, const std::string& pool, const std::string& node) {
   if (!pools_.count(pool)) {
-    not_found(c, "PoolNotFound", "pool");
+    c.error(errors::kPoolNotFound);
     return nullptr;
   }
   auto it = nodes_.find(node);
   if (it == nodes_.end() || it->second.pool_id != pool) {
-    not_found(c, "NodeNotFound", "node");
+    c.error(errors::kNodeNotFound);
     return nullptr;
   }
   return &it->second;
@@ -95,7 +95,7 @@ void Service::list_nodes(Call& c, const std::string& pool) {
   ListQuery q;
   if (!read_list_query(c, ListKind::Nodes, q)) return;
   std::shared_lock lock(mu_);
-  if (!pools_.count(pool)) return not_found(c, "PoolNotFound", "pool");
+  if (!pools_.count(pool)) return c.error(errors::kPoolNotFound);
   std::string body = page_start(base_url_, "nodes");
   auto keep = [&](const auto& entry) {
     const NodeEntity& n = entry.second;
@@ -152,13 +152,10 @@ void Service::node_action(Call& c, const std::string& pool, const std::string& n
                          n->state == NodeState::StartTaskFailed ||
                          n->state == NodeState::Unusable || n->state == NodeState::Preempted;
   if (!idle_or_running) {
-    return c.error(409, "NodeNotReady",
-                   "The specified node is not in a valid state for this operation.",
-                   {{"NodeState", wire(n->state)}});
+    return c.error(errors::kNodeNotReady, {{"NodeState", wire(n->state)}});
   }
   if (action == "start" || action == "deallocate") {
-    return c.error(409, "OperationInvalidForCurrentState",
-                   "The specified operation is not valid for the current state of the resource.");
+    return c.error(errors::kInvalidForCurrentState);
   }
   // Reboot and reimage: running tasks go back to the queue (the default `requeue` option).
   for (auto& [jid, j] : jobs_) {

@@ -11,9 +11,7 @@ bool read_list_query(Call& c, ListKind kind, ListQuery& q) {
     int n = 0;
     if (v.empty() || v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos ||
         (n = std::stoi(v)) < 1 || n > 1000) {
-      c.error(400, "OutOfRangeQueryParameterValue",
-              "One of the query parameters specified in the request URI is outside the permissible "
-              "range.",
+      c.error(errors::kOutOfRangeQueryParameter,
               {{"QueryParameterName", "maxresults"}, {"QueryParameterValue", v}});
       return false;
     }
@@ -22,11 +20,9 @@ bool read_list_query(Call& c, ListKind kind, ListQuery& q) {
   q.after = c.param("$skiptoken");
   auto f = Filter::parse(c.param("$filter"), kind);
   if (!f) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
-            {{"QueryParameterName", "$filter"},
-             {"QueryParameterValue", c.param("$filter")},
-             {"Reason", f.error().message}});
+    c.error(errors::kInvalidQueryParameter, {{"QueryParameterName", "$filter"},
+                                             {"QueryParameterValue", c.param("$filter")},
+                                             {"Reason", f.error().message}});
     return false;
   }
   q.filter = std::move(*f);

@@ -114,17 +114,15 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
   const std::string formula = body.value("autoScaleFormula", p.auto_scale_formula);
   if (action == "evaluateautoscale") {
     if (!p.auto_scale) {
-      return c.error(409, "AutoScalingNotEnabled",
-                     "The specified pool does not have autoscale enabled.");
+      return c.error(errors::kAutoScalingNotEnabled);
     }
-    if (formula.empty()) return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+    if (formula.empty())
+      return bad_property(c, errors::kMissingRequiredProperty, "autoScaleFormula");
   } else if (formula.empty()) {
-    return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+    return bad_property(c, errors::kMissingRequiredProperty, "autoScaleFormula");
   } else if (p.auto_scale && p.auto_scale_enabled_at &&
              c.now - p.auto_scale_enabled_at < 30'000'000) {
-    return c.error(
-        409, "AutoScaleTooManyRequestsToEnable",
-        "Enable autoscale requests for this pool are too frequent. Please retry after some time.");
+    return c.error(errors::kAutoScaleTooFrequent);
   }
   auto run = evaluate_autoscale(formula, in);
   nlohmann::json out{{"timestamp", format_time(c.now)}, {"results", run.results}};

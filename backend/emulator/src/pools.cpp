@@ -54,7 +54,7 @@ int non_negative_int(const nlohmann::json& body, const char* name, bool& bad) {
 PoolEntity* Service::find_pool(Call& c, const std::string& id) {
   auto it = pools_.find(id);
   if (it == pools_.end()) {
-    not_found(c, "PoolNotFound", "pool");
+    c.error(errors::kPoolNotFound);
     return nullptr;
   }
   return &it->second;
@@ -64,25 +64,26 @@ void Service::add_pool(Call& c) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("id") || !body["id"].is_string())
-    return bad_property(c, "MissingRequiredProperty", "id");
+    return bad_property(c, errors::kMissingRequiredProperty, "id");
   if (!body.contains("vmSize") || !body["vmSize"].is_string()) {
-    return bad_property(c, "MissingRequiredProperty", "vmSize");
+    return bad_property(c, errors::kMissingRequiredProperty, "vmSize");
   }
   PoolEntity p;
   p.id = body["id"].get<std::string>();
-  if (!is_valid_batch_id(p.id)) return bad_property(c, "InvalidPropertyValue", "id");
+  if (!is_valid_batch_id(p.id)) return bad_property(c, errors::kInvalidPropertyValue, "id");
   bool bad = false;
   p.target_dedicated = non_negative_int(body, "targetDedicatedNodes", bad);
   p.target_low_priority = non_negative_int(body, "targetLowPriorityNodes", bad);
-  if (bad) return bad_property(c, "InvalidPropertyValue", "targetDedicatedNodes");
+  if (bad) return bad_property(c, errors::kInvalidPropertyValue, "targetDedicatedNodes");
   int slots = body.value("taskSlotsPerNode", body.value("maxTasksPerNode", 1));
-  if (slots < 1 || slots > 256) return bad_property(c, "InvalidPropertyValue", "taskSlotsPerNode");
+  if (slots < 1 || slots > 256)
+    return bad_property(c, errors::kInvalidPropertyValue, "taskSlotsPerNode");
   p.task_slots_per_node = slots;
   p.auto_scale = body.value("enableAutoScale", false);
   if (p.auto_scale) {
     p.auto_scale_formula = body.value("autoScaleFormula", "");
     if (p.auto_scale_formula.empty())
-      return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+      return bad_property(c, errors::kMissingRequiredProperty, "autoScaleFormula");
     p.auto_scale_interval = body.value("autoScaleEvaluationInterval", "PT15M");
   }
   for (auto& [k, v] : body.items()) {
@@ -92,7 +93,7 @@ void Service::add_pool(Call& c) {
   if (!p.spec.contains("resizeTimeout") || !p.spec["resizeTimeout"].is_string())
     p.spec["resizeTimeout"] = "PT15M";
   std::unique_lock lock(mu_);
-  if (pools_.count(p.id)) return c.error(409, "PoolExists", "The specified pool already exists.");
+  if (pools_.count(p.id)) return c.error(errors::kPoolExists);
   touch(p, c.now);
   p.state_time = p.alloc_time = c.now;
   p.alloc = AllocState::Resizing;
@@ -151,9 +152,7 @@ void Service::patch_pool(Call& c, const std::string& id, bool replace) {
   std::unique_lock lock(mu_);
   auto* p = find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
-  if (p->state == PoolState::Deleting)
-    return c.error(409, "PoolBeingDeleted",
-                   "The specified pool has been marked for deletion and is being reclaimed.");
+  if (p->state == PoolState::Deleting) return c.error(errors::kPoolBeingDeleted);
   // PATCH changes what it names; updateproperties replaces the updatable set whole.
   for (const char* k : {"startTask", "certificateReferences", "applicationPackageReferences",
                         "metadata", "targetNodeCommunicationMode"}) {
@@ -190,8 +189,7 @@ void Service::pool_action(Call& c, const std::string& id, const std::string& act
   auto* p = find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
   if (p->state == PoolState::Deleting) {
-    return c.error(409, "PoolBeingDeleted",
-                   "The specified pool has been marked for deletion and is being reclaimed.");
+    return c.error(errors::kPoolBeingDeleted);
   }
   if (action == "resize") return resize_pool(c, *p);
   if (action == "removenodes") return remove_nodes(c, *p);
@@ -215,10 +213,10 @@ void Service::resize_pool(Call& c, PoolEntity& p) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (p.auto_scale) {
-    return c.error(409, "AutoScalingEnabled", "The specified pool has automatic scaling enabled.");
+    return c.error(errors::kAutoScalingEnabled);
   }
   if (p.alloc != AllocState::Steady) {
-    return c.error(409, "PoolNotSteady", "The specified pool is not in steady state.");
+    return c.error(errors::kPoolNotSteady);
   }
   bool bad = false;
   int dedicated = body.contains("targetDedicatedNodes")
@@ -227,7 +225,7 @@ void Service::resize_pool(Call& c, PoolEntity& p) {
   int low = body.contains("targetLowPriorityNodes")
                 ? non_negative_int(body, "targetLowPriorityNodes", bad)
                 : p.target_low_priority;
-  if (bad) return bad_property(c, "InvalidPropertyValue", "targetDedicatedNodes");
+  if (bad) return bad_property(c, errors::kInvalidPropertyValue, "targetDedicatedNodes");
   p.target_dedicated = dedicated;
   p.target_low_priority = low;
   p.alloc = AllocState::Resizing;
@@ -245,17 +243,16 @@ void Service::remove_nodes(Call& c, PoolEntity& p) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("nodeList") || !body["nodeList"].is_array()) {
-    return bad_property(c, "MissingRequiredProperty", "nodeList");
+    return bad_property(c, errors::kMissingRequiredProperty, "nodeList");
   }
   if (body["nodeList"].empty() || body["nodeList"].size() > 100) {
-    return bad_property(c, "InvalidPropertyValue", "nodeList", "between 1 and 100 node ids");
+    return bad_property(c, errors::kInvalidPropertyValue, "nodeList", "between 1 and 100 node ids");
   }
-  if (p.alloc != AllocState::Steady)
-    return c.error(409, "PoolNotSteady", "The specified pool is not in steady state.");
+  if (p.alloc != AllocState::Steady) return c.error(errors::kPoolNotSteady);
   for (const auto& id : body["nodeList"]) {
     auto it = id.is_string() ? nodes_.find(id.get<std::string>()) : nodes_.end();
     if (it == nodes_.end() || it->second.pool_id != p.id) {
-      return c.error(404, "NodeNotFound", "The specified node does not exist.",
+      return c.error(errors::kNodeNotFound,
                      {{"NodeId", id.is_string() ? id.get<std::string>() : id.dump()}});
     }
   }

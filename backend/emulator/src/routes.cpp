@@ -55,7 +55,7 @@ bool Service::authorized(Call& c) {
     std::shared_lock lock(mu_);
     auto it = tokens_.find(auth.substr(7));
     if (it != tokens_.end() && it->second > c.now) return true;
-    c.error(401, "InvalidAuthenticationTokenTenant", "The access token is invalid or has expired.",
+    c.error(errors::kExpiredToken,
             {{"AuthenticationErrorDetail", "Unknown or expired bearer token"}});
     return false;
   }
@@ -63,23 +63,18 @@ bool Service::authorized(Call& c) {
   for (const auto& [k, v] : c.req.headers) r.headers.emplace_back(k, v);
   auto failure = check_shared_key(r, options_.account, options_.key_base64, from_micros(c.now));
   if (failure.code.empty()) return true;
-  c.error(403, failure.code,
-          "Server failed to authenticate the request. Make sure the value of Authorization header "
-          "is formed correctly including the signature.",
+  c.error(403, failure.code, errors::kAuthenticationFailed.message,
           {{"AuthenticationErrorDetail", failure.detail}});
   return false;
 }
 
 bool Service::valid_query(Call& c) {
   if (!c.has_param("api-version")) {
-    c.error(400, "MissingRequiredQueryParameter",
-            "A query parameter that's mandatory for this request is not specified.",
-            {{"QueryParameterName", "api-version"}});
+    c.error(errors::kMissingApiVersion, {{"QueryParameterName", "api-version"}});
     return false;
   }
   if (!known_api_version(c.param("api-version"))) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
+    c.error(errors::kInvalidQueryParameter,
             {{"QueryParameterName", "api-version"},
              {"QueryParameterValue", c.param("api-version")},
              {"Reason", "The api-version is not supported by this service"}});
@@ -88,8 +83,7 @@ bool Service::valid_query(Call& c) {
   if (!c.has_param("timeout")) return true;
   const auto v = c.param("timeout");
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
+    c.error(errors::kInvalidQueryParameter,
             {{"QueryParameterName", "timeout"}, {"QueryParameterValue", v}});
     return false;
   }
@@ -106,16 +100,14 @@ httplib::Server::HandlerResponse Service::inject_fault(Call& c) {
       return R::Unhandled;
     case Fault::Throttle:
       c.res.set_header("Retry-After", std::to_string(rates.retry_after_s));
-      c.error(429, "TooManyRequests",
-              "Request failed as server encountered too many requests. Please try again.");
+      c.error(errors::kTooManyRequests);
       return R::Handled;
     case Fault::Busy:
       c.res.set_header("Retry-After", std::to_string(rates.retry_after_s));
-      c.error(503, "ServerBusy", "The Batch service is currently unable to receive requests.");
+      c.error(errors::kServerBusy);
       return R::Handled;
     case Fault::Internal:
-      c.error(500, "InternalError",
-              "The server encountered an internal error. Please retry the request.");
+      c.error(errors::kInternalError);
       return R::Handled;
     case Fault::Reset:
       cut_short(c.res, std::string(256, ' '), true);
@@ -145,9 +137,7 @@ httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
   const Gate gate = route ? route->gate : Gate::Signed;  // unknown: 404 once signed
   if (gate == Gate::Identity) {
     if (options_.identity) return R::Unhandled;
-    c.error(404, "ResourceNotFound",
-            "The emulator serves the token, IMDS and management endpoints only when started with "
-            "--identity.");
+    c.error(errors::kIdentityOff);
     return R::Handled;
   }
   if (!valid_query(c) || !authorized(c)) return R::Handled;

@@ -152,8 +152,8 @@ class Service {
   void subtasks_info(Call& c, const std::string& job, const std::string& task);
   std::string render_task(const JobEntity& j, const TaskEntity& t, const Select& s) const;
   TaskEntity* find_task(Call& c, JobEntity& j, const std::string& task);
-  /// Validates a task body; on success fills `out`. Returns the error (code, property) if any.
-  std::pair<std::string, std::string> build_task(const nlohmann::json& body, TaskEntity& out);
+  /// Validates a task body; on success fills `out`. Returns what is wrong with it, if anything.
+  BodyError build_task(const nlohmann::json& body, TaskEntity& out);
   void set_task_state(TaskEntity& t, TaskState s);
 
   // Files

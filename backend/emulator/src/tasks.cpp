@@ -41,19 +41,16 @@ int64_t duration_us(const nlohmann::json& v, bool& bad) {
   return *d;
 }
 
-// An error a task body has, as a (code, property) pair; empty code when it is valid.
-using BodyError = std::pair<std::string, std::string>;
-
 BodyError read_constraints(const nlohmann::json& c, TaskEntity& t) {
-  if (!c.is_object()) return {"InvalidPropertyValue", "constraints"};
+  if (!c.is_object()) return {&errors::kInvalidPropertyValue, "constraints"};
   bool bad = false;
   if (c.contains("maxWallClockTime")) t.max_wall_us = duration_us(c["maxWallClockTime"], bad);
-  if (bad) return {"InvalidPropertyValue", "maxWallClockTime"};
+  if (bad) return {&errors::kInvalidPropertyValue, "maxWallClockTime"};
   if (c.contains("retentionTime")) t.retention_us = duration_us(c["retentionTime"], bad);
-  if (bad) return {"InvalidPropertyValue", "retentionTime"};
+  if (bad) return {&errors::kInvalidPropertyValue, "retentionTime"};
   if (c.contains("maxTaskRetryCount")) {
     if (!c["maxTaskRetryCount"].is_number_integer() || c["maxTaskRetryCount"].get<int64_t>() < -1) {
-      return {"InvalidPropertyValue", "maxTaskRetryCount"};
+      return {&errors::kInvalidPropertyValue, "maxTaskRetryCount"};
     }
     t.max_retries = c["maxTaskRetryCount"].get<int>();
   }
@@ -61,37 +58,39 @@ BodyError read_constraints(const nlohmann::json& c, TaskEntity& t) {
 }
 
 BodyError check_multi_instance(const nlohmann::json& mi) {
-  if (!mi.is_object()) return {"InvalidPropertyValue", "multiInstanceSettings"};
+  if (!mi.is_object()) return {&errors::kInvalidPropertyValue, "multiInstanceSettings"};
   auto n = mi.value("numberOfInstances", 1);
-  if (n < 1 || n > 100) return {"InvalidPropertyValue", "numberOfInstances"};
+  if (n < 1 || n > 100) return {&errors::kInvalidPropertyValue, "numberOfInstances"};
   return {};
 }
 
 }  // namespace
 
-std::pair<std::string, std::string> Service::build_task(const nlohmann::json& body, TaskEntity& t) {
-  if (!body.is_object()) return {"InvalidRequestBody", ""};
-  if (!body.contains("id") || !body["id"].is_string()) return {"MissingRequiredProperty", "id"};
-  if (!is_valid_batch_id(body["id"].get<std::string>())) return {"InvalidPropertyValue", "id"};
+BodyError Service::build_task(const nlohmann::json& body, TaskEntity& t) {
+  if (!body.is_object()) return {&errors::kInvalidRequestBody, ""};
+  if (!body.contains("id") || !body["id"].is_string())
+    return {&errors::kMissingRequiredProperty, "id"};
+  if (!is_valid_batch_id(body["id"].get<std::string>()))
+    return {&errors::kInvalidPropertyValue, "id"};
   if (!body.contains("commandLine") || !body["commandLine"].is_string()) {
-    return {"MissingRequiredProperty", "commandLine"};
+    return {&errors::kMissingRequiredProperty, "commandLine"};
   }
   t.id = body["id"].get<std::string>();
   t.command_line = body["commandLine"].get<std::string>();
   if (body.contains("constraints")) {
-    if (auto e = read_constraints(body["constraints"], t); !e.first.empty()) return e;
+    if (auto e = read_constraints(body["constraints"], t)) return e;
   }
   if (body.contains("requiredSlots")) {
     if (!body["requiredSlots"].is_number_integer() || body["requiredSlots"].get<int64_t>() < 1) {
-      return {"InvalidPropertyValue", "requiredSlots"};
+      return {&errors::kInvalidPropertyValue, "requiredSlots"};
     }
     t.required_slots = body["requiredSlots"].get<int>();
   }
   if (body.contains("multiInstanceSettings")) {
-    if (auto e = check_multi_instance(body["multiInstanceSettings"]); !e.first.empty()) return e;
+    if (auto e = check_multi_instance(body["multiInstanceSettings"])) return e;
   }
   if (body.contains("environmentSettings") && !body["environmentSettings"].is_array()) {
-    return {"InvalidPropertyValue", "environmentSettings"};
+    return {&errors::kInvalidPropertyValue, "environmentSettings"};
   }
   for (const char* k : kTaskExtraProperties) {
     if (!body.contains(k)) continue;
@@ -104,7 +103,7 @@ std::pair<std::string, std::string> Service::build_task(const nlohmann::json& bo
 TaskEntity* Service::find_task(Call& c, JobEntity& j, const std::string& task) {
   auto it = j.tasks.find(task);
   if (it == j.tasks.end()) {
-    not_found(c, "TaskNotFound", "task");
+    c.error(errors::kTaskNotFound);
     return nullptr;
   }
   return &it->second;
@@ -121,16 +120,12 @@ void Service::set_task_state(TaskEntity& t, TaskState s) {
 
 namespace {
 
-// Why a job takes no new tasks, or empty.
-std::pair<std::string, std::string> job_refuses_tasks(const JobEntity& j) {
-  if (j.state == JobState::Completed || j.state == JobState::Terminating) {
-    return {"JobCompleted", "The specified job is already in a completed state."};
-  }
-  if (j.state == JobState::Deleting) {
-    return {"JobBeingDeleted",
-            "The specified job has been marked for deletion and is being garbage collected."};
-  }
-  return {};
+// Why a job takes no new tasks, or nullptr.
+const ErrorText* job_refuses_tasks(const JobEntity& j) {
+  if (j.state == JobState::Completed || j.state == JobState::Terminating)
+    return &errors::kJobCompleted;
+  if (j.state == JobState::Deleting) return &errors::kJobBeingDeleted;
+  return nullptr;
 }
 
 bool uses_dependencies(const JobEntity& j) {
@@ -143,16 +138,15 @@ void Service::add_task(Call& c, const std::string& job) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   TaskEntity t;
-  if (auto [code, prop] = build_task(body, t); !code.empty()) return bad_property(c, code, prop);
+  if (auto e = build_task(body, t)) return bad_property(c, *e.error, e.property);
   std::unique_lock lock(mu_);
   auto* j = find_job(c, job);
   if (!j) return;
-  if (auto [code, msg] = job_refuses_tasks(*j); !code.empty()) return c.error(409, code, msg);
+  if (auto* refused = job_refuses_tasks(*j)) return c.error(*refused);
   if (body.contains("dependsOn") && !uses_dependencies(*j)) {
-    return c.error(409, "TaskDependenciesNotSpecifiedOnJob",
-                   "The specified job does not have task dependencies enabled.");
+    return c.error(errors::kTaskDependenciesOff);
   }
-  if (j->tasks.count(t.id)) return c.error(409, "TaskExists", "The specified task already exists.");
+  if (j->tasks.count(t.id)) return c.error(errors::kTaskExists);
   touch(t, c.now);
   t.state_time = c.now;
   c.version_headers(t);
@@ -165,42 +159,36 @@ void Service::add_task(Call& c, const std::string& job) {
 
 void Service::add_task_collection(Call& c, const std::string& job) {
   if (c.req.body.size() > 1024 * 1024) {
-    return c.error(413, "RequestBodyTooLarge",
-                   "The request body is too large and exceeds the maximum permissible limit.",
-                   {{"MaxLimit", "1048576"}});
+    return c.error(errors::kRequestBodyTooLarge, {{"MaxLimit", "1048576"}});
   }
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("value") || !body["value"].is_array())
-    return bad_property(c, "MissingRequiredProperty", "value");
+    return bad_property(c, errors::kMissingRequiredProperty, "value");
   if (body["value"].size() > 100) {
-    return c.error(400, "TooManyTasksInCollection",
-                   "The number of tasks in the collection exceeds the limit of 100.",
-                   {{"MaxLimit", "100"}});
+    return c.error(errors::kTooManyTasksInCollection, {{"MaxLimit", "100"}});
   }
   std::unique_lock lock(mu_);
   auto* j = find_job(c, job);
   if (!j) return;
-  if (auto [code, msg] = job_refuses_tasks(*j); !code.empty()) return c.error(409, code, msg);
+  if (auto* refused = job_refuses_tasks(*j)) return c.error(*refused);
   auto results = nlohmann::json::array();
   for (const auto& item : body["value"]) {
     TaskEntity t;
-    const auto built = build_task(item, t);
-    const std::string& code = built.first;
-    const std::string& prop = built.second;
+    const BodyError built = build_task(item, t);
     nlohmann::json r{{"taskId", item.is_object() ? item.value("id", "") : ""}};
-    auto fail = [&](const std::string& ecode, const std::string& message) {
+    auto fail = [&](const ErrorText& e) {
       r["status"] = "clienterror";
-      r["error"] = {{"code", ecode}, {"message", {{"lang", "en-US"}, {"value", message}}}};
-      if (!prop.empty()) r["error"]["values"] = {{{"key", "PropertyName"}, {"value", prop}}};
+      r["error"] = {{"code", e.code}, {"message", {{"lang", "en-US"}, {"value", e.message}}}};
+      if (!built.property.empty())
+        r["error"]["values"] = {{{"key", "PropertyName"}, {"value", built.property}}};
     };
-    if (!code.empty()) {
-      fail(code, "The value provided for one of the properties in the request body is invalid.");
+    if (built) {
+      fail(*built.error);
     } else if (item.contains("dependsOn") && !uses_dependencies(*j)) {
-      fail("TaskDependenciesNotSpecifiedOnJob",
-           "The specified job does not have task dependencies enabled.");
+      fail(errors::kTaskDependenciesOff);
     } else if (j->tasks.count(t.id)) {
-      fail("TaskExists", "The specified task already exists.");
+      fail(errors::kTaskExists);
     } else {
       touch(t, c.now);
       t.state_time = c.now;
@@ -295,8 +283,8 @@ void Service::put_task(Call& c, const std::string& job, const std::string& task)
     copy.max_wall_us = t->max_wall_us;
     copy.retention_us = t->retention_us;
     copy.max_retries = t->max_retries;
-    if (auto [code, prop] = read_constraints(body["constraints"], copy); !code.empty()) {
-      return bad_property(c, code, prop);
+    if (auto e = read_constraints(body["constraints"], copy)) {
+      return bad_property(c, *e.error, e.property);
     }
     t->max_wall_us = copy.max_wall_us;
     t->retention_us = copy.retention_us;
@@ -346,12 +334,11 @@ void Service::task_action(Call& c, const std::string& job, const std::string& ta
   }
   // reactivate: only a task that completed with a failure, in a job that still runs.
   if (t->state != TaskState::Completed || t->exec.result != TaskResult::Failure) {
-    return c.error(409, "TaskNotFailed",
-                   "The specified task has not failed; only failed tasks can be reactivated.");
+    return c.error(errors::kTaskNotFailed);
   }
   if (j->state == JobState::Completed || j->state == JobState::Terminating ||
       j->state == JobState::Deleting) {
-    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+    return c.error(errors::kJobCompleted);
   }
   if (runner_ && t->engine_started) runner_->remove(job, engine_id(t->id, t->engine_generation));
   t->engine_started = false;
