@@ -34,12 +34,12 @@ void Service::replay(const JournalEntry& e) {
   httplib::Response res;
   const Route* r = find_route(req.method, req.path, req.matches);
   if (!r || !r->changes_account) return;  // never journaled: a hand-edited line
-  Call c{req, res, base_url_, e.at};
+  Call c{req, res, account_.base_url_, e.at};
   r->fn(c, req.matches);
 }
 
 Result<void> Service::open_journal(uint64_t snapshot_seq) {
-  const std::string path = options_.state_file + ".journal";
+  const std::string path = account_.options_.state_file + ".journal";
   auto entries = Journal::read(path);
   if (!entries) return entries.error();
   for (const auto& e : *entries) {

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "emulator/autoscale.hpp"
-#include "service.hpp"
+#include "pool_api.hpp"
 
 namespace trainyard::emu {
 
@@ -42,9 +42,9 @@ const char* count_key(NodeState s) {
 
 }  // namespace
 
-std::string Service::render_pool(const PoolEntity& p, const Select& s) const {
+std::string PoolApi::render_pool(const PoolEntity& p, const Select& s) const {
   NodeTally t;
-  for (const auto& [id, n] : nodes_) {
+  for (const auto& [id, n] : account_.nodes_) {
     if (n.pool_id != p.id || n.state == NodeState::LeavingPool) continue;
     (n.dedicated ? t.current_dedicated : t.current_low) += 1;
   }
@@ -53,7 +53,7 @@ std::string Service::render_pool(const PoolEntity& p, const Select& s) const {
   j.begin_object();
   j.str("id", p.id);
   if (p.spec.contains("displayName")) j.json("displayName", p.spec["displayName"]);
-  j.str("url", base_url_ + "/pools/" + p.id);
+  j.str("url", account_.base_url_ + "/pools/" + p.id);
   j.str("eTag", p.etag);
   j.when("lastModified", p.last_modified);
   j.when("creationTime", p.creation);
@@ -85,7 +85,7 @@ std::string Service::render_pool(const PoolEntity& p, const Select& s) const {
   return out;
 }
 
-void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action) {
+void PoolApi::autoscale_action(Call& c, PoolEntity& p, const std::string& action) {
   nlohmann::json body = nlohmann::json::object();
   if (action != "disableautoscale" && !c.body_object(body)) return;
   if (action == "disableautoscale") {
@@ -93,12 +93,12 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
     p.auto_scale_formula.clear();
     p.auto_scale_run = nullptr;
     touch(p, c.now);
-    ++changes_;
-    return c.empty(200, base_url_ + "/pools/" + p.id);
+    ++account_.changes_;
+    return c.empty(200, account_.base_url_ + "/pools/" + p.id);
   }
   AutoscaleInputs in;
   int active = 0, running = 0;
-  for (const auto& [id, j] : jobs_) {
+  for (const auto& [id, j] : account_.jobs_) {
     if (j.pool_id != p.id) continue;
     active += static_cast<int>(j.pending.size());
     running += static_cast<int>(j.running.size());
@@ -108,7 +108,7 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
   in.pending_tasks = active + running;
   in.target_dedicated = p.target_dedicated;
   in.target_low_priority = p.target_low_priority;
-  for (const auto& [id, n] : nodes_) {
+  for (const auto& [id, n] : account_.nodes_) {
     if (n.pool_id == p.id) (n.dedicated ? in.current_dedicated : in.current_low_priority) += 1;
   }
   const std::string formula = body.value("autoScaleFormula", p.auto_scale_formula);
@@ -148,15 +148,15 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
     p.alloc_time = c.now;
   }
   touch(p, c.now);
-  ++changes_;
-  c.empty(200, base_url_ + "/pools/" + p.id);
+  ++account_.changes_;
+  c.empty(200, account_.base_url_ + "/pools/" + p.id);
 }
 
-void Service::node_counts(Call& c) {
+void PoolApi::node_counts(Call& c) {
   ListQuery q;
   if (!read_list_query(c, ListKind::NodeCounts, q)) return;
-  std::shared_lock lock(mu_);
-  std::string body = page_start(base_url_, "poolnodecounts");
+  std::shared_lock lock(account_.mu_);
+  std::string body = page_start(account_.base_url_, "poolnodecounts");
   auto keep = [&](const auto& entry) {
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "poolId") return entry.first;
@@ -167,7 +167,7 @@ void Service::node_counts(Call& c) {
   auto write = [&](const std::pair<const std::string, PoolEntity>& entry, std::string& out) {
     const PoolEntity& p = entry.second;
     nlohmann::json dedicated = empty_counts(), low = empty_counts();
-    for (const auto& [id, node] : nodes_) {
+    for (const auto& [id, node] : account_.nodes_) {
       if (node.pool_id != p.id) continue;
       auto& counts = node.dedicated ? dedicated : low;
       counts[count_key(node.state)] = counts[count_key(node.state)].get<int>() + 1;
@@ -175,10 +175,10 @@ void Service::node_counts(Call& c) {
     }
     out += nlohmann::json{{"poolId", p.id}, {"dedicated", dedicated}, {"lowPriority", low}}.dump();
   };
-  send_page(c, body, fill_map_page(body, q, pools_, keep, write));
+  send_page(c, body, fill_map_page(body, q, account_.pools_, keep, write));
 }
 
-void Service::supported_images(Call& c) {
+void PoolApi::supported_images(Call& c) {
   ListQuery q;
   if (!read_list_query(c, ListKind::SupportedImages, q)) return;
   struct Image {
@@ -201,7 +201,7 @@ void Service::supported_images(Call& c) {
       {"batch.node.windows amd64", "microsoftwindowsserver", "windowsserver", "2022-datacenter",
        ""},
   };
-  std::string body = page_start(base_url_, "supportedimages");
+  std::string body = page_start(account_.base_url_, "supportedimages");
   auto is_windows = [](const Image& img) {
     return std::string(img.sku).find("windows") != std::string::npos;
   };

@@ -3,7 +3,7 @@
 
 #include "emulator/autoscale.hpp"
 #include "local/engine.hpp"
-#include "service.hpp"
+#include "pool_api.hpp"
 
 namespace trainyard::emu {
 
@@ -51,16 +51,7 @@ int non_negative_int(const nlohmann::json& body, const char* name, bool& bad) {
 
 }  // namespace
 
-PoolEntity* Service::find_pool(Call& c, const std::string& id) {
-  auto it = pools_.find(id);
-  if (it == pools_.end()) {
-    c.error(errors::kPoolNotFound);
-    return nullptr;
-  }
-  return &it->second;
-}
-
-void Service::add_pool(Call& c) {
+void PoolApi::add_pool(Call& c) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("id") || !body["id"].is_string())
@@ -92,8 +83,8 @@ void Service::add_pool(Call& c) {
   // CloudPool.resizeTimeout: the timeout of the latest resize (creation counts), default 15 min.
   if (!p.spec.contains("resizeTimeout") || !p.spec["resizeTimeout"].is_string())
     p.spec["resizeTimeout"] = "PT15M";
-  std::unique_lock lock(mu_);
-  if (pools_.count(p.id)) return c.error(errors::kPoolExists);
+  std::unique_lock lock(account_.mu_);
+  if (account_.pools_.count(p.id)) return c.error(errors::kPoolExists);
   touch(p, c.now);
   p.state_time = p.alloc_time = c.now;
   p.alloc = AllocState::Resizing;
@@ -105,18 +96,18 @@ void Service::add_pool(Call& c) {
     p.auto_scale_run = {{"timestamp", format_time(c.now)}, {"results", run.results}};
     p.auto_scale_enabled_at = c.now;
   }
-  const std::string url = base_url_ + "/pools/" + p.id;
+  const std::string url = account_.base_url_ + "/pools/" + p.id;
   c.version_headers(p);
-  pools_.emplace(p.id, std::move(p));
-  ++changes_;
+  account_.pools_.emplace(p.id, std::move(p));
+  ++account_.changes_;
   c.empty(201, url);
 }
 
-void Service::list_pools(Call& c) {
+void PoolApi::list_pools(Call& c) {
   ListQuery q;
   if (!read_list_query(c, ListKind::Pools, q)) return;
-  std::shared_lock lock(mu_);
-  std::string body = page_start(base_url_, "pools");
+  std::shared_lock lock(account_.mu_);
+  std::string body = page_start(account_.base_url_, "pools");
   auto keep = [&](const auto& entry) {
     const PoolEntity& p = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
@@ -134,23 +125,23 @@ void Service::list_pools(Call& c) {
   auto write = [&](const auto& entry, std::string& out) {
     out += render_pool(entry.second, q.select);
   };
-  send_page(c, body, fill_map_page(body, q, pools_, keep, write));
+  send_page(c, body, fill_map_page(body, q, account_.pools_, keep, write));
 }
 
-void Service::get_pool(Call& c, const std::string& id) {
-  std::shared_lock lock(mu_);
-  auto* p = find_pool(c, id);
+void PoolApi::get_pool(Call& c, const std::string& id) {
+  std::shared_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, false)) return;
   c.version_headers(*p);
   if (c.req.method == "HEAD") return c.empty(200);
   c.json(200, render_pool(*p, Select::parse(c.param("$select"))));
 }
 
-void Service::patch_pool(Call& c, const std::string& id, bool replace) {
+void PoolApi::patch_pool(Call& c, const std::string& id, bool replace) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
-  std::unique_lock lock(mu_);
-  auto* p = find_pool(c, id);
+  std::unique_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
   if (p->state == PoolState::Deleting) return c.error(errors::kPoolBeingDeleted);
   // PATCH changes what it names; updateproperties replaces the updatable set whole.
@@ -162,14 +153,14 @@ void Service::patch_pool(Call& c, const std::string& id, bool replace) {
       p->spec.erase(k);
   }
   touch(*p, c.now);
-  ++changes_;
+  ++account_.changes_;
   c.version_headers(*p);
-  c.empty(replace ? 204 : 200, base_url_ + "/pools/" + id);
+  c.empty(replace ? 204 : 200, account_.base_url_ + "/pools/" + id);
 }
 
-void Service::delete_pool(Call& c, const std::string& id) {
-  std::unique_lock lock(mu_);
-  auto* p = find_pool(c, id);
+void PoolApi::delete_pool(Call& c, const std::string& id) {
+  std::unique_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
   if (p->state != PoolState::Deleting) {
     p->state = PoolState::Deleting;
@@ -179,14 +170,14 @@ void Service::delete_pool(Call& c, const std::string& id) {
     p->alloc = AllocState::Resizing;
     p->alloc_time = c.now;
     touch(*p, c.now);
-    ++changes_;
+    ++account_.changes_;
   }
   c.empty(202);
 }
 
-void Service::pool_action(Call& c, const std::string& id, const std::string& action) {
-  std::unique_lock lock(mu_);
-  auto* p = find_pool(c, id);
+void PoolApi::pool_action(Call& c, const std::string& id, const std::string& action) {
+  std::unique_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
   if (p->state == PoolState::Deleting) {
     return c.error(errors::kPoolBeingDeleted);
@@ -202,14 +193,14 @@ void Service::pool_action(Call& c, const std::string& id, const std::string& act
       p->alloc = AllocState::Stopping;
       p->alloc_time = c.now;
       touch(*p, c.now);
-      ++changes_;
+      ++account_.changes_;
     }
     return c.empty(202);
   }
   autoscale_action(c, *p, action);
 }
 
-void Service::resize_pool(Call& c, PoolEntity& p) {
+void PoolApi::resize_pool(Call& c, PoolEntity& p) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (p.auto_scale) {
@@ -235,11 +226,11 @@ void Service::resize_pool(Call& c, PoolEntity& p) {
                                 ? body["resizeTimeout"]
                                 : nlohmann::json("PT15M");
   touch(p, c.now);
-  ++changes_;
-  c.empty(202, base_url_ + "/pools/" + p.id);
+  ++account_.changes_;
+  c.empty(202, account_.base_url_ + "/pools/" + p.id);
 }
 
-void Service::remove_nodes(Call& c, PoolEntity& p) {
+void PoolApi::remove_nodes(Call& c, PoolEntity& p) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("nodeList") || !body["nodeList"].is_array()) {
@@ -250,14 +241,14 @@ void Service::remove_nodes(Call& c, PoolEntity& p) {
   }
   if (p.alloc != AllocState::Steady) return c.error(errors::kPoolNotSteady);
   for (const auto& id : body["nodeList"]) {
-    auto it = id.is_string() ? nodes_.find(id.get<std::string>()) : nodes_.end();
-    if (it == nodes_.end() || it->second.pool_id != p.id) {
+    auto it = id.is_string() ? account_.nodes_.find(id.get<std::string>()) : account_.nodes_.end();
+    if (it == account_.nodes_.end() || it->second.pool_id != p.id) {
       return c.error(errors::kNodeNotFound,
                      {{"NodeId", id.is_string() ? id.get<std::string>() : id.dump()}});
     }
   }
   for (const auto& id : body["nodeList"]) {
-    auto& n = nodes_[id.get<std::string>()];
+    auto& n = account_.nodes_[id.get<std::string>()];
     n.leaving = true;
     (n.dedicated ? p.target_dedicated : p.target_low_priority) -= 1;
   }
@@ -266,8 +257,8 @@ void Service::remove_nodes(Call& c, PoolEntity& p) {
   p.alloc = AllocState::Resizing;
   p.alloc_time = c.now;
   touch(p, c.now);
-  ++changes_;
-  c.empty(202, base_url_ + "/pools/" + p.id);
+  ++account_.changes_;
+  c.empty(202, account_.base_url_ + "/pools/" + p.id);
 }
 
 }  // namespace trainyard::emu

@@ -46,22 +46,23 @@ void cut_short(httplib::Response& res, std::string body, bool nothing) {
 }  // namespace
 
 Call Service::call(const httplib::Request& req, httplib::Response& res) {
-  return Call{req, res, base_url_, now()};
+  return Call{req, res, account_.base_url_, account_.now()};
 }
 
 bool Service::authorized(Call& c) {
   const auto& auth = c.req.get_header_value("Authorization");
   if (auth.rfind("Bearer ", 0) == 0) {
-    std::shared_lock lock(mu_);
-    auto it = tokens_.find(auth.substr(7));
-    if (it != tokens_.end() && it->second > c.now) return true;
+    std::shared_lock lock(account_.mu_);
+    auto it = account_.tokens_.find(auth.substr(7));
+    if (it != account_.tokens_.end() && it->second > c.now) return true;
     c.error(errors::kExpiredToken,
             {{"AuthenticationErrorDetail", "Unknown or expired bearer token"}});
     return false;
   }
   ReceivedRequest r{c.req.method, c.req.target, {}};
   for (const auto& [k, v] : c.req.headers) r.headers.emplace_back(k, v);
-  auto failure = check_shared_key(r, options_.account, options_.key_base64, from_micros(c.now));
+  auto failure = check_shared_key(r, account_.options_.account, account_.options_.key_base64,
+                                  from_micros(c.now));
   if (failure.code.empty()) return true;
   c.error(403, failure.code, errors::kAuthenticationFailed.message,
           {{"AuthenticationErrorDetail", failure.detail}});
@@ -136,7 +137,7 @@ httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
   const Route* route = find_route(req.method, req.path, matches);
   const Gate gate = route ? route->gate : Gate::Signed;  // unknown: 404 once signed
   if (gate == Gate::Identity) {
-    if (options_.identity) return R::Unhandled;
+    if (account_.options_.identity) return R::Unhandled;
     c.error(errors::kIdentityOff);
     return R::Handled;
   }

@@ -5,7 +5,7 @@
 
 #include "local/engine.hpp"
 #include "runner.hpp"
-#include "service.hpp"
+#include "task_api.hpp"
 #include "wire_time.hpp"
 
 namespace trainyard::emu {
@@ -66,7 +66,7 @@ BodyError check_multi_instance(const nlohmann::json& mi) {
 
 }  // namespace
 
-BodyError Service::build_task(const nlohmann::json& body, TaskEntity& t) {
+BodyError TaskApi::build_task(const nlohmann::json& body, TaskEntity& t) {
   if (!body.is_object()) return {&errors::kInvalidRequestBody, ""};
   if (!body.contains("id") || !body["id"].is_string())
     return {&errors::kMissingRequiredProperty, "id"};
@@ -100,24 +100,6 @@ BodyError Service::build_task(const nlohmann::json& body, TaskEntity& t) {
   return {};
 }
 
-TaskEntity* Service::find_task(Call& c, JobEntity& j, const std::string& task) {
-  auto it = j.tasks.find(task);
-  if (it == j.tasks.end()) {
-    c.error(errors::kTaskNotFound);
-    return nullptr;
-  }
-  return &it->second;
-}
-
-void Service::set_task_state(TaskEntity& t, TaskState s) {
-  t.prev_state = t.state;
-  t.prev_state_time = t.state_time;
-  t.state = s;
-  t.state_time = now();
-  touch(t, t.state_time);
-  ++changes_;
-}
-
 namespace {
 
 // Why a job takes no new tasks, or nullptr.
@@ -134,13 +116,13 @@ bool uses_dependencies(const JobEntity& j) {
 
 }  // namespace
 
-void Service::add_task(Call& c, const std::string& job) {
+void TaskApi::add_task(Call& c, const std::string& job) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   TaskEntity t;
   if (auto e = build_task(body, t)) return bad_property(c, *e.error, e.property);
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
   if (auto* refused = job_refuses_tasks(*j)) return c.error(*refused);
   if (body.contains("dependsOn") && !uses_dependencies(*j)) {
@@ -150,14 +132,14 @@ void Service::add_task(Call& c, const std::string& job) {
   touch(t, c.now);
   t.state_time = c.now;
   c.version_headers(t);
-  const std::string url = fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, t.id);
+  const std::string url = fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, t.id);
   j->pending.insert(t.id);
   j->tasks.emplace(t.id, std::move(t));
-  ++changes_;
+  ++account_.changes_;
   c.empty(201, url);
 }
 
-void Service::add_task_collection(Call& c, const std::string& job) {
+void TaskApi::add_task_collection(Call& c, const std::string& job) {
   if (c.req.body.size() > 1024 * 1024) {
     return c.error(errors::kRequestBodyTooLarge, {{"MaxLimit", "1048576"}});
   }
@@ -168,8 +150,8 @@ void Service::add_task_collection(Call& c, const std::string& job) {
   if (body["value"].size() > 100) {
     return c.error(errors::kTooManyTasksInCollection, {{"MaxLimit", "100"}});
   }
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
   if (auto* refused = job_refuses_tasks(*j)) return c.error(*refused);
   auto results = nlohmann::json::array();
@@ -195,27 +177,27 @@ void Service::add_task_collection(Call& c, const std::string& job) {
       r["status"] = "success";
       r["eTag"] = t.etag;
       r["lastModified"] = format_time(c.now);
-      r["location"] = fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, t.id);
+      r["location"] = fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, t.id);
       j->pending.insert(t.id);
       j->tasks.emplace(t.id, std::move(t));
-      ++changes_;
+      ++account_.changes_;
     }
     results.push_back(std::move(r));
   }
-  c.json(200, nlohmann::json{{"odata.metadata", base_url_ + "/$metadata#taskaddresult"},
+  c.json(200, nlohmann::json{{"odata.metadata", account_.base_url_ + "/$metadata#taskaddresult"},
                              {"value", results}}
                   .dump());
 }
 
-void Service::list_tasks(Call& c, const std::string& job) {
+void TaskApi::list_tasks(Call& c, const std::string& job) {
   ListQuery q;
   if (!read_list_query(c, ListKind::Tasks, q)) return;
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
   std::string body;
   body.reserve(static_cast<size_t>(q.max_results) * (q.select.all() ? 900 : 200));
-  body = page_start(base_url_, "tasks");
+  body = page_start(account_.base_url_, "tasks");
   const bool filtered = !q.filter.empty();
   auto keep = [&](const auto& entry) {
     const TaskEntity& t = entry.second;
@@ -260,23 +242,23 @@ void Service::list_tasks(Call& c, const std::string& job) {
   send_page(c, body, fill_map_page(body, q, j->tasks, keep, write));
 }
 
-void Service::get_task(Call& c, const std::string& job, const std::string& task) {
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, job);
+void TaskApi::get_task(Call& c, const std::string& job, const std::string& task) {
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, false)) return;
   c.version_headers(*t);
   c.json(200, render_task(*j, *t, Select::parse(c.param("$select"))));
 }
 
-void Service::put_task(Call& c, const std::string& job, const std::string& task) {
+void TaskApi::put_task(Call& c, const std::string& job, const std::string& task) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
   if (body.contains("constraints")) {
     TaskEntity copy;
@@ -291,32 +273,33 @@ void Service::put_task(Call& c, const std::string& job, const std::string& task)
     t->max_retries = copy.max_retries;
   }
   touch(*t, c.now);
-  ++changes_;
+  ++account_.changes_;
   c.version_headers(*t);
-  c.empty(200, fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, task));
+  c.empty(200, fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, task));
 }
 
-void Service::delete_task(Call& c, const std::string& job, const std::string& task) {
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+void TaskApi::delete_task(Call& c, const std::string& job, const std::string& task) {
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
-  if (t->state != TaskState::Completed) stop_run(*j, *t, std::chrono::seconds(1));
-  if (t->state == TaskState::Running || t->state == TaskState::Preparing) release_slots(*t);
+  if (t->state != TaskState::Completed) account_.stop_run(*j, *t, std::chrono::seconds(1));
+  if (t->state == TaskState::Running || t->state == TaskState::Preparing)
+    account_.release_slots(*t);
   j->pending.erase(task);
   j->running.erase(task);
   j->tasks.erase(task);
-  ++changes_;
+  ++account_.changes_;
   c.empty(200);
 }
 
-void Service::task_action(Call& c, const std::string& job, const std::string& task,
+void TaskApi::task_action(Call& c, const std::string& job, const std::string& task,
                           const std::string& action) {
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
   if (action == "terminate") {
     if (t->state == TaskState::Active) {
@@ -325,10 +308,10 @@ void Service::task_action(Call& c, const std::string& job, const std::string& ta
       t->exec.failure_code = "TaskEnded";
       t->exec.failure_message = "Task Was Ended by User Request";
       t->exec.end = c.now;
-      set_task_state(*t, TaskState::Completed);
-      after_task_completed(*j, *t);
+      account_.set_task_state(*t, TaskState::Completed);
+      account_.after_task_completed(*j, *t);
     } else if (t->state != TaskState::Completed) {
-      stop_run(*j, *t, std::chrono::seconds(3));
+      account_.stop_run(*j, *t, std::chrono::seconds(3));
     }
     return c.empty(204);
   }
@@ -340,34 +323,35 @@ void Service::task_action(Call& c, const std::string& job, const std::string& ta
       j->state == JobState::Deleting) {
     return c.error(errors::kJobCompleted);
   }
-  if (runner_ && t->engine_started) runner_->remove(job, engine_id(t->id, t->engine_generation));
+  if (account_.runner_ && t->engine_started)
+    account_.runner_->remove(job, engine_id(t->id, t->engine_generation));
   t->engine_started = false;
   t->engine_generation++;
   t->exec = Execution{};
   t->node_id.clear();
-  set_task_state(*t, TaskState::Active);
+  account_.set_task_state(*t, TaskState::Active);
   j->pending.insert(t->id);
   c.empty(204);
 }
 
-void Service::subtasks_info(Call& c, const std::string& job, const std::string& task) {
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, job);
+void TaskApi::subtasks_info(Call& c, const std::string& job, const std::string& task) {
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t) return;
   auto arr = nlohmann::json::array();
   for (const auto& s : t->subtasks) {
     if (s.id == 0) continue;  // the primary is the task itself
-    nlohmann::json x{
-        {"id", s.id},
-        {"state", wire(s.state)},
-        {"stateTransitionTime", format_time(s.state_time)},
-        {"nodeInfo",
-         {{"affinityId", "TVM:" + s.node_id},
-          {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", base_url_, t->pool_id, s.node_id)},
-          {"poolId", t->pool_id},
-          {"nodeId", s.node_id}}}};
+    nlohmann::json x{{"id", s.id},
+                     {"state", wire(s.state)},
+                     {"stateTransitionTime", format_time(s.state_time)},
+                     {"nodeInfo",
+                      {{"affinityId", "TVM:" + s.node_id},
+                       {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", account_.base_url_,
+                                               t->pool_id, s.node_id)},
+                       {"poolId", t->pool_id},
+                       {"nodeId", s.node_id}}}};
     if (s.exec.start) x["startTime"] = format_time(s.exec.start);
     if (s.exec.end) x["endTime"] = format_time(s.exec.end);
     if (s.exec.exit_code) x["exitCode"] = *s.exec.exit_code;
@@ -379,9 +363,10 @@ void Service::subtasks_info(Call& c, const std::string& job, const std::string& 
     }
     arr.push_back(std::move(x));
   }
-  c.json(200, nlohmann::json{{"odata.metadata", base_url_ + "/$metadata#subtaskinformations"},
-                             {"value", arr}}
-                  .dump());
+  c.json(200,
+         nlohmann::json{{"odata.metadata", account_.base_url_ + "/$metadata#subtaskinformations"},
+                        {"value", arr}}
+             .dump());
 }
 
 }  // namespace trainyard::emu
