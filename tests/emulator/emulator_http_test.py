@@ -344,6 +344,76 @@ def test_hostile_clients(e):
     check("the emulator still answers after all of it", alive(e))
 
 
+def page_ids(e, path):
+    """The ids of one page and whether it names a next one."""
+    s, _, b = e.json("GET", path)
+    return [x.get("id") or x.get("nodeAgentSKUId") for x in b["value"]], "odata.nextLink" in b
+
+
+def test_page_boundaries(e):
+    """One rule for every list: a next page exactly when another entry the filter keeps follows.
+    The account holds only the jobs made here."""
+    for job in ("a1", "a2", "a3", "b1"):
+        e.json("POST", "/jobs?" + API, {"id": job, "poolInfo": {"poolId": "none"}})
+    for task in ("t1", "t2", "t3", "u1"):
+        e.json("POST", "/jobs/a1/tasks?" + API, {"id": task, "commandLine": "true"})
+    starts_a = urllib.parse.quote("startswith(id, 'a')")
+    starts_t = urllib.parse.quote("startswith(id, 't')")
+    cases = [
+        ("4 jobs left, maxresults 4: no next page", "/jobs?%s&maxresults=4" % API, 4, False),
+        ("4 jobs left, maxresults 3: a next page", "/jobs?%s&maxresults=3" % API, 3, True),
+        ("3 jobs kept of 4, maxresults 3: no next page",
+         "/jobs?%s&maxresults=3&$filter=%s" % (API, starts_a), 3, False),
+        ("3 jobs kept of 4, maxresults 2: a next page",
+         "/jobs?%s&maxresults=2&$filter=%s" % (API, starts_a), 2, True),
+        ("3 tasks kept of 4, maxresults 3: no next page",
+         "/jobs/a1/tasks?%s&maxresults=3&$filter=%s" % (API, starts_t), 3, False),
+        ("4 tasks left, maxresults 3: a next page", "/jobs/a1/tasks?%s&maxresults=3" % API, 3, True),
+        ("6 linux images kept of 7, maxresults 6: no next page",
+         "/supportedimages?%s&maxresults=6&$filter=%s" % (API, urllib.parse.quote("osType eq 'linux'")), 6, False),
+    ]
+    for name, path, count, more in cases:
+        ids, link = page_ids(e, path)
+        check(name, (len(ids), link) == (count, more), (ids, link))
+    s, _, b = e.json("GET", "/jobs?%s&maxresults=3" % API)
+    link = b["odata.nextLink"]
+    ids, more = page_ids(e, link[link.index("/", 8):])
+    check("the next page holds the rest and names no other", (ids, more) == (["b1"], False), (ids, more))
+
+
+def test_wire_durations(e):
+    """A task's maxWallClockTime is read by the service's rules: xs:duration, units in order."""
+    e.json("POST", "/jobs?" + API, {"id": "d", "poolInfo": {"poolId": "none"}})
+    for i, text in enumerate(("PT1H30M", "P1DT2H", "PT0.5S", "P10675199DT2H48M5.4775807S")):
+        s, _, b = e.json("POST", "/jobs/d/tasks?" + API,
+                         {"id": "ok%d" % i, "commandLine": "true", "constraints": {"maxWallClockTime": text}})
+        _, _, t = e.json("GET", "/jobs/d/tasks/ok%d?%s" % (i, API))
+        check("maxWallClockTime %s is taken and given back" % text,
+              s == 201 and t["constraints"]["maxWallClockTime"] == text, (s, b, t))
+    for i, text in enumerate(("PT30M1H", "P1W", "pt1h", "-PT1H", "PT1.5H", "P", "PT")):
+        s, _, b = e.json("POST", "/jobs/d/tasks?" + API,
+                         {"id": "bad%d" % i, "commandLine": "true", "constraints": {"maxWallClockTime": text}})
+        values = {v["key"]: v["value"] for v in (b or {}).get("values", [])}
+        check("maxWallClockTime %s is 400 InvalidPropertyValue" % text,
+              s == 400 and b["code"] == "InvalidPropertyValue" and values.get("PropertyName") == "maxWallClockTime",
+              (s, b))
+
+
+def test_error_texts(e):
+    """A code carries one text wherever it is answered: alone or inside a task collection's result."""
+    e.json("POST", "/jobs?" + API, {"id": "errs", "poolInfo": {"poolId": "none"}})
+    missing = "A required property was not specified in the request body."
+    invalid = "The value provided for one of the properties in the request body is invalid."
+    s, _, b = e.json("POST", "/jobs/errs/tasks?" + API, {"id": "t"})
+    check("a task without commandLine is 400 MissingRequiredProperty with its text",
+          s == 400 and b["code"] == "MissingRequiredProperty" and b["message"]["value"].startswith(missing), (s, b))
+    s, _, b = e.json("POST", "/jobs/errs/addtaskcollection?" + API,
+                     {"value": [{"id": "t"}, {"id": "u", "commandLine": "true", "requiredSlots": 0}]})
+    errors = [(r["error"]["code"], r["error"]["message"]["value"]) for r in b["value"]]
+    check("a collection's results carry the same texts",
+          s == 200 and errors == [("MissingRequiredProperty", missing), ("InvalidPropertyValue", invalid)], (s, b))
+
+
 def test_seed_paging(exe):
     e = Emulator(exe, "--seed-tasks", "2500")
     try:
@@ -488,6 +558,13 @@ def main():
             test_jobs_and_tasks(e)
             test_faults(e)
             test_hostile_clients(e)
+        finally:
+            e.stop()
+        e = Emulator(exe)
+        try:
+            test_page_boundaries(e)
+            test_wire_durations(e)
+            test_error_texts(e)
         finally:
             e.stop()
         e = Emulator(exe, "--identity")

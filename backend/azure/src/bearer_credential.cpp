@@ -15,10 +15,6 @@ constexpr auto kRefreshMargin = std::chrono::minutes(5);
 // A refresh that fails may fall back on the cached token only while this much of it is left.
 constexpr auto kFallbackMargin = std::chrono::seconds(30);
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 }  // namespace
 
 Result<void> BearerCredential::authorize(HttpRequest& req, Timestamp now) {
@@ -39,11 +35,6 @@ Result<std::string> BearerCredential::current_token(Timestamp now) {
   // A token service that is briefly down should not fail requests a still-valid token can make.
   if (cached_ && cached_->expires_on - now > kFallbackMargin) return cached_->token;
   return fresh.error();
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(),
-                                            [](char x, char y) { return lower(x) == lower(y); });
 }
 
 void erase_header(Headers& headers, std::string_view name) {

@@ -9,6 +9,7 @@
 #include "azure/credentials.hpp"
 #include "azure/http.hpp"
 #include "core/result.hpp"
+#include "core/text.hpp"
 #include "core/time.hpp"
 
 namespace trainyard::azure {
@@ -35,9 +36,6 @@ class BearerCredential : public Credential {
   std::mutex mu_;
   std::optional<AccessToken> cached_;
 };
-
-/// ASCII case-insensitive equality (header names).
-bool iequals(std::string_view a, std::string_view b);
 
 /// Removes every `name` header (any case) and appends `name: value`, so re-signing a request on
 /// retry replaces what an earlier attempt set instead of duplicating it.

@@ -4,14 +4,10 @@
 #include <fmt/format.h>
 
 #include "azure/parse.hpp"
+#include "core/text.hpp"
 
 namespace trainyard::azure {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Adds one `dedicated`/`lowPriority` object's per-state counts into `out`.
 void add_node_counts(const JsonFields& f, const nlohmann::json* counts,
@@ -21,7 +17,7 @@ void add_node_counts(const JsonFields& f, const nlohmann::json* counts,
   for (const auto& [state, n] : counts->items()) {
     if (state == "total") continue;
     if (!n.is_number_integer()) return f.fail(state, "expected an integer");
-    out[lower(state)] += n.get<int>();
+    out[ascii_lowercase(state)] += n.get<int>();
   }
 }
 

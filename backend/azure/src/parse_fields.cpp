@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "azure/parse.hpp"
+#include "core/text.hpp"
 
 namespace trainyard::azure {
 namespace {
@@ -31,16 +32,6 @@ std::string a_type(const json& j) {
 
 std::string a_type(json::value_t t) {
   return a_type(json(t));
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::toupper(static_cast<unsigned char>(a[i])) !=
-        std::toupper(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
 }
 
 // Seconds per ISO 8601 duration unit, for the overflow guard only; letters the core parser

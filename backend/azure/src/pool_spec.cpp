@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 namespace trainyard::azure {
 namespace {
 
@@ -16,13 +18,6 @@ std::vector<std::string> split_colons(const std::string& text) {
     pos = colon + 1;
   }
   return parts;
-}
-
-bool iequals(const std::string& a, const std::string& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
 }
 
 }  // namespace

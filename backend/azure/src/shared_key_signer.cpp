@@ -18,16 +18,11 @@
 
 #include "azure/credentials.hpp"
 #include "bearer_credential.hpp"
+#include "core/text.hpp"
 
 namespace trainyard::azure {
 
 namespace {
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  return out;
-}
 
 std::string uppercase(std::string_view s) {
   std::string out(s);
@@ -149,7 +144,7 @@ std::string canonicalized_resource(std::string_view account, std::string_view ur
     size_t eq = item.find('=');
     std::string_view value =
         eq == std::string_view::npos ? std::string_view{} : item.substr(eq + 1);
-    params[lowercase(percent_decode(item.substr(0, eq)))].push_back(percent_decode(value));
+    params[ascii_lowercase(percent_decode(item.substr(0, eq)))].push_back(percent_decode(value));
   }
   for (auto& [name, values] : params) {
     std::sort(values.begin(), values.end());
@@ -168,7 +163,7 @@ std::string first_header(const Headers& headers, std::string_view name) {
 std::string canonicalized_headers(const Headers& headers) {
   std::vector<std::pair<std::string, std::string>> ocp;
   for (const auto& [k, v] : headers) {
-    std::string name = lowercase(trim(k));
+    std::string name = ascii_lowercase(trim(k));
     if (name.starts_with("ocp-")) ocp.emplace_back(std::move(name), std::string(trim(v)));
   }
   std::stable_sort(ocp.begin(), ocp.end(),

@@ -3,6 +3,8 @@
 #include <array>
 #include <cctype>
 
+#include "core/text.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -18,16 +20,6 @@ constexpr std::array kNodeStates{
 constexpr std::array kSchedulingStates{"enabled", "disabled"};
 constexpr std::array kTaskResults{"success", "failure"};
 constexpr std::array kErrorCategories{"usererror", "servererror"};
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
 
 template <typename E, size_t N>
 std::optional<E> lookup(const std::array<const char*, N>& names, std::string_view text) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "autoscale_internal.hpp"
+#include "text.hpp"
 
 namespace trainyard::emu::autoscale_detail {
 
@@ -81,13 +82,6 @@ constexpr std::array<NamedInterval, 10> kIntervals{{
 
 constexpr std::array<std::string_view, 4> kDeallocationOptions{"requeue", "terminate",
                                                                "taskcompletion", "retaineddata"};
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 }  // namespace
 

@@ -96,7 +96,7 @@ bool Call::has_param(std::string_view name) const {
 bool Call::body_object(nlohmann::json& out) {
   out = nlohmann::json::parse(req.body, nullptr, false);
   if (out.is_discarded() || !out.is_object()) {
-    error(400, "InvalidRequestBody", "The specified Request Body is not syntactically valid.");
+    error(errors::kInvalidRequestBody);
     return false;
   }
   return true;
@@ -105,8 +105,7 @@ bool Call::body_object(nlohmann::json& out) {
 bool Call::conditions_pass(const Versioned& v, bool is_write) {
   const int fail = is_write ? 412 : 304;
   if (req.has_header("If-Match") && !etag_listed(req.get_header_value("If-Match"), v.etag)) {
-    error(412, "ConditionNotMet",
-          "The condition specified using HTTP conditional header(s) is not met.");
+    error(errors::kConditionNotMet);
     return false;
   }
   if (req.has_header("If-None-Match") &&
@@ -122,26 +121,16 @@ bool Call::conditions_pass(const Versioned& v, bool is_write) {
     return false;
   }
   if (Micros since = header_time(req, "If-Unmodified-Since"); since && modified > since) {
-    error(412, "ConditionNotMet",
-          "The condition specified using HTTP conditional header(s) is not met.");
+    error(errors::kConditionNotMet);
     return false;
   }
   return true;
 }
 
-void not_found(Call& c, std::string_view code, std::string_view what) {
-  c.error(404, code, fmt::format("The specified {} does not exist.", what));
-}
-
-void bad_property(Call& c, std::string_view code, std::string_view property,
-                  std::string_view reason) {
-  std::string message =
-      code == "MissingRequiredProperty"
-          ? "A required property was not specified in the request body."
-          : "The value provided for one of the properties in the request body is invalid.";
+void bad_property(Call& c, const ErrorText& e, std::string_view property, std::string_view reason) {
   std::vector<ErrorValue> values{{"PropertyName", std::string(property)}};
   if (!reason.empty()) values.emplace_back("Reason", std::string(reason));
-  c.error(400, code, message, values);
+  c.error(e, values);
 }
 
 std::string next_etag() {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "errors.hpp"
 #include "json_out.hpp"
 #include "model.hpp"
 
@@ -26,6 +27,10 @@ struct Call {
   /// Answers a BatchError body with `status`.
   void error(int status, std::string_view code, std::string_view message,
              const std::vector<ErrorValue>& values = {});
+  /// Answers a BatchError from the catalogue (errors.hpp).
+  void error(const ErrorText& e, const std::vector<ErrorValue>& values = {}) {
+    error(e.status, e.code, e.message, values);
+  }
   /// Answers JSON text.
   void json(int status, std::string body);
   /// Answers with no body (201/202/204 actions), with DataServiceId when given.
@@ -42,10 +47,17 @@ struct Call {
   bool conditions_pass(const Versioned& v, bool is_write);
 };
 
-/// Common 404s and 409s, worded as the service words them.
-void not_found(Call& c, std::string_view code, std::string_view what);
-/// A missing or invalid property in a request body.
-void bad_property(Call& c, std::string_view code, std::string_view property,
+/// What is wrong with a request body: the error and the property it names; no error when the
+/// body is valid.
+struct BodyError {
+  const ErrorText* error = nullptr;
+  std::string property;
+  explicit operator bool() const { return error != nullptr; }
+};
+
+/// A missing or invalid property in a request body (kMissingRequiredProperty or
+/// kInvalidPropertyValue), naming the property and, when given, why.
+void bad_property(Call& c, const ErrorText& e, std::string_view property,
                   std::string_view reason = "");
 
 /// A fresh opaque ETag (`0x8D…`), unique within this process.

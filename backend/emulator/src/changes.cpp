@@ -16,9 +16,7 @@ void Service::answer(const Route& r, const httplib::Request& req, httplib::Respo
   r.fn(c, req.matches);
   if (res.status < 200 || res.status >= 300) return;
   if (!journal_.append(JournalEntry{0, c.now, req.method, req.target, req.body})) {
-    c.error(500, "InternalError",
-            "The change was made but the emulator could not record it in its state journal; it "
-            "may not survive a restart.");
+    c.error(errors::kJournalWriteFailed);
   }
 }
 
@@ -36,12 +34,12 @@ void Service::replay(const JournalEntry& e) {
   httplib::Response res;
   const Route* r = find_route(req.method, req.path, req.matches);
   if (!r || !r->changes_account) return;  // never journaled: a hand-edited line
-  Call c{req, res, base_url_, e.at};
+  Call c{req, res, account_.base_url_, e.at};
   r->fn(c, req.matches);
 }
 
 Result<void> Service::open_journal(uint64_t snapshot_seq) {
-  const std::string path = options_.state_file + ".journal";
+  const std::string path = account_.options_.state_file + ".journal";
   auto entries = Journal::read(path);
   if (!entries) return entries.error();
   for (const auto& e : *entries) {

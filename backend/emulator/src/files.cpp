@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -9,8 +10,8 @@
 
 #include "core/utf8.hpp"
 #include "emulator/shared_key_check.hpp"
+#include "file_api.hpp"
 #include "sandbox.hpp"
-#include "service.hpp"
 
 namespace trainyard::emu {
 
@@ -106,15 +107,15 @@ void set_creation_time(Call& c, const std::string& path) {
 }  // namespace
 
 void serve_file(Call& c, const std::string& root, const std::string& rel, const std::string& url) {
-  if (!safe_relative(rel)) return not_found(c, "FileNotFound", "file");
+  if (!safe_relative(rel)) return c.error(errors::kFileNotFound);
   const std::string path = root + "/" + rel;
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return not_found(c, "FileNotFound", "file");
+  if (::stat(path.c_str(), &st) != 0) return c.error(errors::kFileNotFound);
   if (c.req.method == "DELETE") {
     std::error_code ec;
     bool recursive = c.param("recursive") == "true";
     if (S_ISDIR(st.st_mode) && !recursive && !fs::is_empty(path, ec)) {
-      return c.error(409, "DirectoryNotEmpty", "The specified directory is not empty.");
+      return c.error(errors::kDirectoryNotEmpty);
     }
     fs::remove_all(path, ec);
     return c.empty(200);
@@ -133,13 +134,11 @@ void serve_file(Call& c, const std::string& root, const std::string& rel, const 
   if (c.req.has_header("ocp-range")) {
     if (!parse_range(c.req.get_header_value("ocp-range"), start, end)) {
       return c.error(
-          400, "InvalidHeaderValue",
-          "The value for one of the HTTP headers is not in the correct format.",
+          errors::kInvalidHeader,
           {{"HeaderName", "ocp-range"}, {"HeaderValue", c.req.get_header_value("ocp-range")}});
     }
     if (start > size) {
-      return c.error(416, "InvalidRange",
-                     "The range specified is invalid for the current size of the resource.");
+      return c.error(errors::kInvalidRange);
     }
     if (end < 0 || end >= size) end = size - 1;
   }
@@ -160,12 +159,10 @@ void serve_file(Call& c, const std::string& root, const std::string& rel, const 
 }
 
 void list_files(Call& c, const std::string& root, const std::string& url_base, bool allow_missing) {
-  ListQuery q;
   // Listing never needs the service lock: files live on disk.
   auto f = Filter::parse(c.param("$filter"), ListKind::TaskFiles);
   if (!f) {
-    return c.error(400, "InvalidQueryParameterValue",
-                   "Value for one of the query parameters specified in the request URI is invalid.",
+    return c.error(errors::kInvalidQueryParameter,
                    {{"QueryParameterName", "$filter"}, {"Reason", f.error().message}});
   }
   int max = 1000;
@@ -174,33 +171,28 @@ void list_files(Call& c, const std::string& root, const std::string& url_base, b
   auto entries = (allow_missing && !fs::exists(root))
                      ? std::vector<FileEntry>{}
                      : list_tree(root, c.param("recursive") == "true");
-  std::string body = "{\"odata.metadata\":\"" + c.base_url + "/$metadata#files\",\"value\":[";
+  std::string body = page_start(c.base_url, "files");
+  // Entries are sorted by name: the page resumes after the last name of the previous one.
   const std::string after = c.param("$skiptoken");
-  int n = 0;
-  bool more = false;
-  std::string last;
-  for (const auto& e : entries) {
-    if (!after.empty() && e.name <= after) continue;
+  auto from = std::find_if(entries.begin(), entries.end(),
+                           [&](const FileEntry& e) { return after.empty() || e.name > after; });
+  auto keep = [&](const FileEntry& e) {
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "name") return e.name;
       if (prop == "isDirectory") return S_ISDIR(e.st.st_mode) != 0;
       return {};
     };
-    if (!f->matches(get)) continue;
-    if (n == max) {
-      more = true;
-      break;
-    }
-    if (n++) body += ",";
-    body += file_json(e, url_base);
-    last = e.name;
-  }
+    return f->matches(get);
+  };
+  auto write = [&](const FileEntry& e, std::string& out) { out += file_json(e, url_base); };
+  auto name = [](const FileEntry& e) -> const std::string& { return e.name; };
+  const PageEnd page = fill_page(body, max, from, entries.end(), keep, write, name);
   body += "]";
-  if (more) {
+  if (page.more) {
     std::string link = c.base_url + c.req.path + "?api-version=" +
                        httplib::detail::encode_query_param(c.param("api-version")) +
                        "&maxresults=" + std::to_string(max) +
-                       "&$skiptoken=" + httplib::detail::encode_query_param(last);
+                       "&$skiptoken=" + httplib::detail::encode_query_param(page.last_id);
     if (c.has_param("recursive")) link += "&recursive=" + c.param("recursive");
     if (c.has_param("$filter"))
       link += "&$filter=" + httplib::detail::encode_query_param(c.param("$filter"));
@@ -211,60 +203,60 @@ void list_files(Call& c, const std::string& root, const std::string& url_base, b
   c.json(200, std::move(body));
 }
 
-void Service::list_task_files(Call& c, const std::string& job, const std::string& task) {
+void FileApi::list_task_files(Call& c, const std::string& job, const std::string& task) {
   std::string root, url;
   {
-    std::shared_lock lock(mu_);
-    auto* j = find_job(c, job);
+    std::shared_lock lock(account_.mu_);
+    auto* j = account_.find_job(c, job);
     if (!j) return;
-    auto* t = find_task(c, *j, task);
+    auto* t = account_.find_task(c, *j, task);
     if (!t) return;
     if (t->node_id.empty()) {
-      return c.error(409, "OperationInvalidForCurrentState",
-                     "The specified operation is not valid for the current state of the resource.");
+      return c.error(errors::kInvalidForCurrentState);
     }
-    root = task_dir(options_.work_dir, t->node_id, job, task);
-    url = fmt::format("{}/jobs/{}/tasks/{}/files", base_url_, job, task);
+    root = task_dir(account_.options_.work_dir, t->node_id, job, task);
+    url = fmt::format("{}/jobs/{}/tasks/{}/files", account_.base_url_, job, task);
   }
   list_files(c, root, url, true);
 }
 
-void Service::task_file(Call& c, const std::string& job, const std::string& task,
+void FileApi::task_file(Call& c, const std::string& job, const std::string& task,
                         const std::string& path) {
   std::string root, url;
   {
-    std::shared_lock lock(mu_);
-    auto* j = find_job(c, job);
+    std::shared_lock lock(account_.mu_);
+    auto* j = account_.find_job(c, job);
     if (!j) return;
-    auto* t = find_task(c, *j, task);
+    auto* t = account_.find_task(c, *j, task);
     if (!t) return;
-    if (t->node_id.empty()) return not_found(c, "FileNotFound", "file");
-    root = task_dir(options_.work_dir, t->node_id, job, task);
-    url = fmt::format("{}/jobs/{}/tasks/{}/files/{}", base_url_, job, task, path);
+    if (t->node_id.empty()) return c.error(errors::kFileNotFound);
+    root = task_dir(account_.options_.work_dir, t->node_id, job, task);
+    url = fmt::format("{}/jobs/{}/tasks/{}/files/{}", account_.base_url_, job, task, path);
   }
   serve_file(c, root, path, url);
 }
 
-void Service::list_node_files(Call& c, const std::string& pool, const std::string& node) {
+void FileApi::list_node_files(Call& c, const std::string& pool, const std::string& node) {
   std::string root;
   {
-    std::shared_lock lock(mu_);
-    if (!find_node(c, pool, node)) return;
-    root = node_dir(options_.work_dir, node);
+    std::shared_lock lock(account_.mu_);
+    if (!account_.find_node(c, pool, node)) return;
+    root = node_dir(account_.options_.work_dir, node);
   }
-  list_files(c, root, fmt::format("{}/pools/{}/nodes/{}/files", base_url_, pool, node), true);
+  list_files(c, root, fmt::format("{}/pools/{}/nodes/{}/files", account_.base_url_, pool, node),
+             true);
 }
 
-void Service::node_file(Call& c, const std::string& pool, const std::string& node,
+void FileApi::node_file(Call& c, const std::string& pool, const std::string& node,
                         const std::string& path) {
   std::string root;
   {
-    std::shared_lock lock(mu_);
-    if (!find_node(c, pool, node)) return;
-    root = node_dir(options_.work_dir, node);
+    std::shared_lock lock(account_.mu_);
+    if (!account_.find_node(c, pool, node)) return;
+    root = node_dir(account_.options_.work_dir, node);
   }
   serve_file(c, root, path,
-             fmt::format("{}/pools/{}/nodes/{}/files/{}", base_url_, pool, node, path));
+             fmt::format("{}/pools/{}/nodes/{}/files/{}", account_.base_url_, pool, node, path));
 }
 
 }  // namespace trainyard::emu

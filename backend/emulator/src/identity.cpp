@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "emulator/shared_key_check.hpp"
-#include "service.hpp"
+#include "identity_api.hpp"
 
 namespace trainyard::emu {
 
@@ -24,33 +24,38 @@ std::string random_token() {
   return "ty." + out;
 }
 
-void oauth_error(Call& c, int status, const char* error, const std::string& description) {
-  c.res.status = status;
-  c.res.set_content(nlohmann::json{{"error", error}, {"error_description", description}}.dump(),
+void oauth_error(Call& c, const ErrorText& e) {
+  c.res.status = e.status;
+  c.res.set_content(nlohmann::json{{"error", e.code}, {"error_description", e.message}}.dump(),
+                    "application/json");
+}
+
+// The management plane's error shape.
+void arm_error(Call& c, const ErrorText& e) {
+  c.res.status = e.status;
+  c.res.set_content(nlohmann::json{{"error", {{"code", e.code}, {"message", e.message}}}}.dump(),
                     "application/json");
 }
 
 }  // namespace
 
-std::string Service::issue_token(const std::string&) {
+std::string IdentityApi::issue_token(const std::string&) {
   std::string token = random_token();
-  std::unique_lock lock(mu_);
-  tokens_[token] = now() + static_cast<Micros>(kTokenSeconds) * 1000000;
+  std::unique_lock lock(account_.mu_);
+  account_.tokens_[token] = account_.now() + static_cast<Micros>(kTokenSeconds) * 1000000;
   return token;
 }
 
-void Service::token_endpoint(Call& c) {
+void IdentityApi::token_endpoint(Call& c) {
   auto field = [&](const char* name) {
     return c.req.has_param(name) ? c.req.get_param_value(name) : "";
   };
   if (field("grant_type") != "client_credentials") {
-    return oauth_error(c, 400, "unsupported_grant_type",
-                       "AADSTS70003: only client_credentials is supported here");
+    return oauth_error(c, errors::kOauthGrantType);
   }
-  if (field("client_id").empty())
-    return oauth_error(c, 400, "invalid_request", "AADSTS900144: client_id is missing");
-  if (!same_secret(field("client_secret"), options_.key_base64)) {
-    return oauth_error(c, 401, "invalid_client", "AADSTS7000215: Invalid client secret provided.");
+  if (field("client_id").empty()) return oauth_error(c, errors::kOauthNoClientId);
+  if (!same_secret(field("client_secret"), account_.options_.key_base64)) {
+    return oauth_error(c, errors::kOauthBadSecret);
   }
   const std::string audience = field("scope").empty() ? field("resource") : field("scope");
   c.res.status = 200;
@@ -62,14 +67,13 @@ void Service::token_endpoint(Call& c) {
                     "application/json");
 }
 
-void Service::imds_endpoint(Call& c) {
+void IdentityApi::imds_endpoint(Call& c) {
   if (c.req.get_header_value("Metadata") != "true") {
-    return oauth_error(c, 400, "invalid_request", "Required metadata header not specified");
+    return oauth_error(c, errors::kImdsNoMetadataHeader);
   }
   const std::string resource = c.param("resource");
-  if (resource.empty())
-    return oauth_error(c, 400, "invalid_request", "Required query variable 'resource' is missing");
-  const auto expires_on = now() / 1000000 + kTokenSeconds;
+  if (resource.empty()) return oauth_error(c, errors::kImdsNoResource);
+  const auto expires_on = account_.now() / 1000000 + kTokenSeconds;
   c.res.status = 200;
   c.res.set_content(nlohmann::json{{"access_token", issue_token(resource)},
                                    {"client_id", "00000000-0000-0000-0000-00000000e2e1"},
@@ -92,32 +96,20 @@ bool bearer_valid(const std::map<std::string, Micros>& tokens, const std::string
   return it != tokens.end() && it->second > now;
 }
 
-void arm_unauthorized(Call& c) {
-  c.res.status = 401;
-  c.res.set_content(
-      nlohmann::json{
-          {"error",
-           {{"code", "AuthenticationFailed"},
-            {"message",
-             "Authentication failed. The 'Authorization' header is missing or invalid."}}}}
-          .dump(),
-      "application/json");
-}
-
 }  // namespace
 
-void Service::arm_list_accounts(Call& c) {
-  std::shared_lock lock(mu_);
-  if (!bearer_valid(tokens_, c.req.get_header_value("Authorization"), c.now))
-    return arm_unauthorized(c);
+void IdentityApi::arm_list_accounts(Call& c) {
+  std::shared_lock lock(account_.mu_);
+  if (!bearer_valid(account_.tokens_, c.req.get_header_value("Authorization"), c.now))
+    return arm_error(c, errors::kArmUnauthorized);
   const std::string sub = c.req.matches[1];
-  const std::string host = base_url_.substr(base_url_.find("://") + 3);
+  const std::string host = account_.base_url_.substr(account_.base_url_.find("://") + 3);
   nlohmann::json account{{"id", fmt::format("/subscriptions/{}/resourceGroups/trainyard-emulator/"
                                             "providers/Microsoft.Batch/batchAccounts/{}",
-                                            sub, options_.account)},
-                         {"name", options_.account},
+                                            sub, account_.options_.account)},
+                         {"name", account_.options_.account},
                          {"type", "Microsoft.Batch/batchAccounts"},
-                         {"location", options_.region},
+                         {"location", account_.options_.region},
                          {"properties",
                           {{"accountEndpoint", host},
                            {"provisioningState", "Succeeded"},
@@ -132,49 +124,19 @@ void Service::arm_list_accounts(Call& c) {
                     "application/json");
 }
 
-void Service::arm_list_keys(Call& c) {
-  std::shared_lock lock(mu_);
-  if (!bearer_valid(tokens_, c.req.get_header_value("Authorization"), c.now))
-    return arm_unauthorized(c);
-  if (c.req.matches[3] != options_.account) {
-    c.res.status = 404;
-    c.res.set_content(
-        nlohmann::json{
-            {"error", {{"code", "ResourceNotFound"}, {"message", "The Resource was not found."}}}}
-            .dump(),
-        "application/json");
-    return;
+void IdentityApi::arm_list_keys(Call& c) {
+  std::shared_lock lock(account_.mu_);
+  if (!bearer_valid(account_.tokens_, c.req.get_header_value("Authorization"), c.now))
+    return arm_error(c, errors::kArmUnauthorized);
+  if (c.req.matches[3] != account_.options_.account) {
+    return arm_error(c, errors::kArmNotFound);
   }
   c.res.status = 200;
-  c.res.set_content(nlohmann::json{{"accountName", options_.account},
-                                   {"primary", options_.key_base64},
-                                   {"secondary", options_.key_base64}}
+  c.res.set_content(nlohmann::json{{"accountName", account_.options_.account},
+                                   {"primary", account_.options_.key_base64},
+                                   {"secondary", account_.options_.key_base64}}
                         .dump(),
                     "application/json");
-}
-
-void Service::control(Call& c, const std::string& what) {
-  if (what == "counters") return c.json(200, faults_.counters().dump());
-  if (what == "reset-counters") {
-    faults_.reset_counters();
-    return c.empty(204);
-  }
-  nlohmann::json body;
-  if (!c.body_object(body)) return;
-  if (what == "faults") {
-    auto rates = parse_faults(body.value("spec", ""));
-    if (!rates)
-      return c.error(400, "InvalidPropertyValue", rates.error().message,
-                     {{"PropertyName", "spec"}});
-    faults_.set(*rates);
-    return c.empty(204);
-  }
-  // preempt: {"poolId": P, "nodeId": N}
-  std::unique_lock lock(mu_);
-  auto* n = find_node(c, body.value("poolId", ""), body.value("nodeId", ""));
-  if (!n) return;
-  preempt_node(*n);
-  c.empty(202);
 }
 
 }  // namespace trainyard::emu

@@ -3,9 +3,9 @@
 
 #include <strings.h>
 
+#include "job_api.hpp"
 #include "local/engine.hpp"
 #include "runner.hpp"
-#include "service.hpp"
 
 namespace trainyard::emu {
 
@@ -42,49 +42,30 @@ bool valid_enum(const nlohmann::json& body, const char* name,
 
 }  // namespace
 
-JobEntity* Service::find_job(Call& c, const std::string& id) {
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) {
-    not_found(c, "JobNotFound", "job");
-    return nullptr;
-  }
-  return &it->second;
-}
-
-void Service::set_job_state(JobEntity& j, JobState s) {
-  if (j.state == s) return;
-  j.prev_state = j.state;
-  j.prev_state_time = j.state_time;
-  j.state = s;
-  j.state_time = now();
-  touch(j, j.state_time);
-  ++changes_;
-}
-
-void Service::add_job(Call& c) {
+void JobApi::add_job(Call& c) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("id") || !body["id"].is_string())
-    return bad_property(c, "MissingRequiredProperty", "id");
+    return bad_property(c, errors::kMissingRequiredProperty, "id");
   if (!is_valid_batch_id(body["id"].get<std::string>()))
-    return bad_property(c, "InvalidPropertyValue", "id");
+    return bad_property(c, errors::kInvalidPropertyValue, "id");
   if (!body.contains("poolInfo") || !body["poolInfo"].is_object()) {
-    return bad_property(c, "MissingRequiredProperty", "poolInfo");
+    return bad_property(c, errors::kMissingRequiredProperty, "poolInfo");
   }
   if (!body["poolInfo"].contains("poolId") || !body["poolInfo"]["poolId"].is_string()) {
-    return bad_property(c, "InvalidPropertyValue", "poolInfo",
+    return bad_property(c, errors::kInvalidPropertyValue, "poolInfo",
                         "the emulator runs jobs on an existing pool (poolInfo.poolId)");
   }
   if (!valid_enum(body, "onAllTasksComplete", {"noaction", "terminatejob"})) {
-    return bad_property(c, "InvalidPropertyValue", "onAllTasksComplete");
+    return bad_property(c, errors::kInvalidPropertyValue, "onAllTasksComplete");
   }
   if (!valid_enum(body, "onTaskFailure", {"noaction", "performexitoptionsjobaction"})) {
-    return bad_property(c, "InvalidPropertyValue", "onTaskFailure");
+    return bad_property(c, errors::kInvalidPropertyValue, "onTaskFailure");
   }
   if (body.contains("priority") &&
       (!body["priority"].is_number_integer() || body["priority"].get<int64_t>() < -1000 ||
        body["priority"].get<int64_t>() > 1000)) {
-    return bad_property(c, "InvalidPropertyValue", "priority");
+    return bad_property(c, errors::kInvalidPropertyValue, "priority");
   }
   JobEntity j;
   j.id = body["id"].get<std::string>();
@@ -94,25 +75,25 @@ void Service::add_job(Call& c) {
     }
   }
   j.pool_id = body["poolInfo"]["poolId"].get<std::string>();
-  std::unique_lock lock(mu_);
-  if (jobs_.count(j.id)) return c.error(409, "JobExists", "The specified job already exists.");
+  std::unique_lock lock(account_.mu_);
+  if (account_.jobs_.count(j.id)) return c.error(errors::kJobExists);
   touch(j, c.now);
   j.state_time = j.start = c.now;
-  const std::string url = base_url_ + "/jobs/" + j.id;
+  const std::string url = account_.base_url_ + "/jobs/" + j.id;
   c.version_headers(j);
-  jobs_.emplace(j.id, std::move(j));
-  ++changes_;
+  account_.jobs_.emplace(j.id, std::move(j));
+  ++account_.changes_;
   c.empty(201, url);
 }
 
-std::string Service::render_job(const JobEntity& j, const Select& s) const {
+std::string JobApi::render_job(const JobEntity& j, const Select& s) const {
   std::string out;
   JsonOut w(out, &s);
   w.begin_object();
   w.str("id", j.id);
   if (j.spec.contains("displayName")) w.json("displayName", j.spec["displayName"]);
   w.flag("usesTaskDependencies", j.spec.value("usesTaskDependencies", false));
-  w.str("url", base_url_ + "/jobs/" + j.id);
+  w.str("url", account_.base_url_ + "/jobs/" + j.id);
   w.str("eTag", j.etag);
   w.when("lastModified", j.last_modified);
   w.when("creationTime", j.creation);
@@ -149,16 +130,13 @@ std::string Service::render_job(const JobEntity& j, const Select& s) const {
   return out;
 }
 
-void Service::list_jobs(Call& c) {
+void JobApi::list_jobs(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Jobs, q)) return;
-  std::shared_lock lock(mu_);
-  std::string body = page_start("jobs");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? jobs_.begin() : jobs_.upper_bound(q.after);
-  for (; it != jobs_.end() && n < q.max_results; ++it) {
-    const auto& j = it->second;
+  if (!read_list_query(c, ListKind::Jobs, q)) return;
+  std::shared_lock lock(account_.mu_);
+  std::string body = page_start(account_.base_url_, "jobs");
+  auto keep = [&](const auto& entry) {
+    const JobEntity& j = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "id") return j.id;
       if (prop == "state") return std::string(wire(j.state));
@@ -175,47 +153,43 @@ void Service::list_jobs(Call& c) {
       if (prop == "displayName") return j.spec.value("displayName", "");
       return {};
     };
-    if (!q.filter.matches(get)) continue;
-    if (n++) body += ",";
-    body += render_job(j, q.select);
-    last = j.id;
-  }
-  finish_page(c, body, it != jobs_.end(), last);
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_job(entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, account_.jobs_, keep, write));
 }
 
-void Service::list_job_schedules(Call& c) {
+void JobApi::list_job_schedules(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::JobSchedules, q)) return;
+  if (!read_list_query(c, ListKind::JobSchedules, q)) return;
   // Job schedules cannot be created here, so the list is always empty.
-  std::string body = page_start("jobschedules");
-  finish_page(c, body, false, "");
+  std::string body = page_start(account_.base_url_, "jobschedules");
+  send_page(c, body, PageEnd{});
 }
 
-void Service::get_job(Call& c, const std::string& id) {
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, id);
+void JobApi::get_job(Call& c, const std::string& id) {
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, id);
   if (!j || !c.conditions_pass(*j, false)) return;
   c.version_headers(*j);
   c.json(200, render_job(*j, Select::parse(c.param("$select"))));
 }
 
-void Service::patch_job(Call& c, const std::string& id, bool replace) {
+void JobApi::patch_job(Call& c, const std::string& id, bool replace) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (replace && !body.contains("poolInfo"))
-    return bad_property(c, "MissingRequiredProperty", "poolInfo");
+    return bad_property(c, errors::kMissingRequiredProperty, "poolInfo");
   if (!valid_enum(body, "onAllTasksComplete", {"noaction", "terminatejob"})) {
-    return bad_property(c, "InvalidPropertyValue", "onAllTasksComplete");
+    return bad_property(c, errors::kInvalidPropertyValue, "onAllTasksComplete");
   }
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, id);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, id);
   if (!j || !c.conditions_pass(*j, true)) return;
-  if (j->state == JobState::Deleting)
-    return c.error(
-        409, "JobBeingDeleted",
-        "The specified job has been marked for deletion and is being garbage collected.");
-  if (j->state == JobState::Completed)
-    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+  if (j->state == JobState::Deleting) return c.error(errors::kJobBeingDeleted);
+  if (j->state == JobState::Completed) return c.error(errors::kJobCompleted);
   for (const char* k : {"priority", "maxParallelTasks", "allowTaskPreemption", "constraints",
                         "poolInfo", "onAllTasksComplete", "metadata"}) {
     if (body.contains(k))
@@ -226,71 +200,71 @@ void Service::patch_job(Call& c, const std::string& id, bool replace) {
   if (body.contains("poolInfo") && body["poolInfo"].contains("poolId"))
     j->pool_id = body["poolInfo"].value("poolId", j->pool_id);
   touch(*j, c.now);
-  ++changes_;
+  ++account_.changes_;
   c.version_headers(*j);
-  c.empty(200, base_url_ + "/jobs/" + id);
+  c.empty(200, account_.base_url_ + "/jobs/" + id);
 }
 
-void Service::delete_job(Call& c, const std::string& id) {
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, id);
+void JobApi::delete_job(Call& c, const std::string& id) {
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, id);
   if (!j || !c.conditions_pass(*j, true)) return;
   if (j->state != JobState::Deleting) {
-    for (const auto& tid : j->running) stop_run(*j, j->tasks.at(tid), std::chrono::seconds(2));
-    set_job_state(*j, JobState::Deleting);
+    for (const auto& tid : j->running)
+      account_.stop_run(*j, j->tasks.at(tid), std::chrono::seconds(2));
+    account_.set_job_state(*j, JobState::Deleting);
   }
   c.empty(202);
 }
 
-void Service::job_action(Call& c, const std::string& id, const std::string& action) {
+void JobApi::job_action(Call& c, const std::string& id, const std::string& action) {
   nlohmann::json body = nlohmann::json::object();
   if (!c.req.body.empty() && !c.body_object(body)) return;
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, id);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, id);
   if (!j || !c.conditions_pass(*j, true)) return;
-  if (j->state == JobState::Deleting)
-    return c.error(
-        409, "JobBeingDeleted",
-        "The specified job has been marked for deletion and is being garbage collected.");
+  if (j->state == JobState::Deleting) return c.error(errors::kJobBeingDeleted);
   if (j->state == JobState::Completed || j->state == JobState::Terminating) {
-    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+    return c.error(errors::kJobCompleted);
   }
   if (action == "disable") {
     if (!valid_enum(body, "disableTasks", {"requeue", "terminate", "wait"}) ||
         !body.contains("disableTasks")) {
-      return bad_property(
-          c, body.contains("disableTasks") ? "InvalidPropertyValue" : "MissingRequiredProperty",
-          "disableTasks");
+      return bad_property(c,
+                          body.contains("disableTasks") ? errors::kInvalidPropertyValue
+                                                        : errors::kMissingRequiredProperty,
+                          "disableTasks");
     }
     if (j->state != JobState::Active && j->state != JobState::Disabling &&
         j->state != JobState::Disabled) {
-      return c.error(409, "JobNotActive", "The specified job is not in an active state.");
+      return c.error(errors::kJobNotActive);
     }
     const std::string how = body["disableTasks"];
     for (auto it = j->running.begin(); it != j->running.end();) {
       auto& t = j->tasks.at(*it++);
       if (how == "requeue")
-        requeue_task(*j, t);
+        account_.requeue_task(*j, t);
       else if (how == "terminate")
-        stop_run(*j, t, std::chrono::seconds(2));
+        account_.stop_run(*j, t, std::chrono::seconds(2));
     }
-    set_job_state(*j, JobState::Disabling);
+    account_.set_job_state(*j, JobState::Disabling);
   } else if (action == "enable") {
     if (j->state != JobState::Disabled && j->state != JobState::Disabling) {
-      return c.error(409, "JobNotDisabled", "The specified job is not in a disabled state.");
+      return c.error(errors::kJobNotDisabled);
     }
-    set_job_state(*j, JobState::Enabling);
+    account_.set_job_state(*j, JobState::Enabling);
   } else {
     j->terminate_reason = body.value("terminateReason", "UserTerminate");
-    for (const auto& tid : j->running) stop_run(*j, j->tasks.at(tid), std::chrono::seconds(2));
-    set_job_state(*j, JobState::Terminating);
+    for (const auto& tid : j->running)
+      account_.stop_run(*j, j->tasks.at(tid), std::chrono::seconds(2));
+    account_.set_job_state(*j, JobState::Terminating);
   }
-  c.empty(202, base_url_ + "/jobs/" + id);
+  c.empty(202, account_.base_url_ + "/jobs/" + id);
 }
 
-void Service::task_counts(Call& c, const std::string& id) {
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, id);
+void JobApi::task_counts(Call& c, const std::string& id) {
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, id);
   if (!j) return;
   int64_t counts[5] = {0, 0, 0, 0, 0}, slots[5] = {0, 0, 0, 0, 0};
   for (const auto& [tid, t] : j->tasks) {
@@ -310,26 +284,23 @@ void Service::task_counts(Call& c, const std::string& id) {
                           {"succeeded", v[3]},
                           {"failed", v[4]}};
   };
-  c.json(200, nlohmann::json{{"odata.metadata", base_url_ + "/$metadata#taskcountsresult/@Element"},
+  c.json(200, nlohmann::json{{"odata.metadata",
+                              account_.base_url_ + "/$metadata#taskcountsresult/@Element"},
                              {"taskCounts", obj(counts)},
                              {"taskSlotCounts", obj(slots)}}
                   .dump());
 }
 
-void Service::prep_release_status(Call& c, const std::string& id) {
+void JobApi::prep_release_status(Call& c, const std::string& id) {
   ListQuery q;
-  if (!parse_list(c, ListKind::JobPrepRelease, q)) return;
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, id);
+  if (!read_list_query(c, ListKind::JobPrepRelease, q)) return;
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, id);
   if (!j) return;
   if (!j->spec.contains("jobPreparationTask")) {
-    return c.error(409, "JobPreparationTaskNotSpecified",
-                   "The specified job does not have a job preparation task.");
+    return c.error(errors::kNoJobPreparationTask);
   }
-  std::string body = page_start("jobpreparationandreleasetaskstatuslist");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? j->nodes.begin() : j->nodes.upper_bound(q.after);
+  std::string body = page_start(account_.base_url_, "jobpreparationandreleasetaskstatuslist");
   auto exec_json = [](const Execution& e, bool running) {
     nlohmann::json x{{"state", running ? "running" : "completed"},
                      {"startTime", format_time(e.start)},
@@ -342,10 +313,9 @@ void Service::prep_release_status(Call& c, const std::string& id) {
           {"category", "usererror"}, {"code", e.failure_code}, {"message", e.failure_message}};
     return x;
   };
-  for (; it != j->nodes.end() && n < q.max_results; ++it) {
-    const std::string& node_id = it->first;
-    const PrepRelease& pr = it->second;
-    auto node = nodes_.find(node_id);
+  auto keep = [&](const auto& entry) {
+    const std::string& node_id = entry.first;
+    const PrepRelease& pr = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "nodeId") return node_id;
       if (prop == "poolId") return j->pool_id;
@@ -358,22 +328,24 @@ void Service::prep_release_status(Call& c, const std::string& id) {
       }
       return {};
     };
-    if (!q.filter.matches(get)) continue;
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    const std::string& node_id = entry.first;
+    const PrepRelease& pr = entry.second;
     nlohmann::json e{
         {"poolId", j->pool_id},
         {"nodeId", node_id},
-        {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", base_url_, j->pool_id, node_id)},
+        {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", account_.base_url_, j->pool_id, node_id)},
         {"jobPreparationTaskExecutionInfo", exec_json(pr.prep, pr.prep_running)}};
-    if (node != nodes_.end())
+    if (account_.nodes_.count(node_id))
       e["jobPreparationTaskExecutionInfo"]["taskRootDirectory"] =
           "workitems/" + j->id + "/job-1/jobpreparation";
     if (pr.release_started)
       e["jobReleaseTaskExecutionInfo"] = exec_json(pr.release, pr.release_running);
-    if (n++) body += ",";
-    body += e.dump();
-    last = node_id;
-  }
-  finish_page(c, body, it != j->nodes.end(), last);
+    out += e.dump();
+  };
+  send_page(c, body, fill_map_page(body, q, j->nodes, keep, write));
 }
 
 }  // namespace trainyard::emu

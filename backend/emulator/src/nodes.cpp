@@ -1,30 +1,17 @@
 // Compute nodes: list, get, reboot, reimage, scheduling, remote login settings.
 #include <fmt/format.h>
 
-#include "service.hpp"
+#include "node_api.hpp"
 
 namespace trainyard::emu {
 
-NodeEntity* Service::find_node(Call& c, const std::string& pool, const std::string& node) {
-  if (!pools_.count(pool)) {
-    not_found(c, "PoolNotFound", "pool");
-    return nullptr;
-  }
-  auto it = nodes_.find(node);
-  if (it == nodes_.end() || it->second.pool_id != pool) {
-    not_found(c, "NodeNotFound", "node");
-    return nullptr;
-  }
-  return &it->second;
-}
-
-std::string Service::render_node(const NodeEntity& n, const Select& s) const {
-  const auto& pool = pools_.at(n.pool_id);
+std::string NodeApi::render_node(const NodeEntity& n, const Select& s) const {
+  const auto& pool = account_.pools_.at(n.pool_id);
   std::string out;
   JsonOut j(out, &s);
   j.begin_object();
   j.str("id", n.id);
-  j.str("url", fmt::format("{}/pools/{}/nodes/{}", base_url_, n.pool_id, n.id));
+  j.str("url", fmt::format("{}/pools/{}/nodes/{}", account_.base_url_, n.pool_id, n.id));
   j.str("state", wire(n.state));
   j.str("schedulingState", n.scheduling_enabled ? "enabled" : "disabled");
   j.when("stateTransitionTime", n.state_time);
@@ -41,12 +28,12 @@ std::string Service::render_node(const NodeEntity& n, const Select& s) const {
     j.begin_array();
     for (const auto& [job, task] : n.recent) {
       j.begin_object();
-      j.str("taskUrl", fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, task));
+      j.str("taskUrl", fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, task));
       j.str("jobId", job);
       j.str("taskId", task);
-      auto ji = jobs_.find(job);
+      auto ji = account_.jobs_.find(job);
       const TaskEntity* t = nullptr;
-      if (ji != jobs_.end()) {
+      if (ji != account_.jobs_.end()) {
         auto ti = ji->second.tasks.find(task);
         if (ti != ji->second.tasks.end()) t = &ti->second;
       }
@@ -91,19 +78,15 @@ std::string Service::render_node(const NodeEntity& n, const Select& s) const {
   return out;
 }
 
-void Service::list_nodes(Call& c, const std::string& pool) {
+void NodeApi::list_nodes(Call& c, const std::string& pool) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Nodes, q)) return;
-  std::shared_lock lock(mu_);
-  if (!pools_.count(pool)) return not_found(c, "PoolNotFound", "pool");
-  std::string body = page_start("nodes");
-  int count = 0;
-  std::string last;
-  auto it = q.after.empty() ? nodes_.begin() : nodes_.upper_bound(q.after);
-  bool more = false;
-  for (; it != nodes_.end(); ++it) {
-    const auto& n = it->second;
-    if (n.pool_id != pool) continue;
+  if (!read_list_query(c, ListKind::Nodes, q)) return;
+  std::shared_lock lock(account_.mu_);
+  if (!account_.pools_.count(pool)) return c.error(errors::kPoolNotFound);
+  std::string body = page_start(account_.base_url_, "nodes");
+  auto keep = [&](const auto& entry) {
+    const NodeEntity& n = entry.second;
+    if (n.pool_id != pool) return false;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "id") return n.id;
       if (prop == "state") return std::string(wire(n.state));
@@ -116,29 +99,25 @@ void Service::list_nodes(Call& c, const std::string& pool) {
       if (prop == "ipAddress") return n.ip;
       return {};
     };
-    if (!q.filter.matches(get)) continue;
-    if (count == q.max_results) {
-      more = true;
-      break;
-    }
-    if (count++) body += ",";
-    body += render_node(n, q.select);
-    last = n.id;
-  }
-  finish_page(c, body, more, last);
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_node(entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, account_.nodes_, keep, write));
 }
 
-void Service::get_node(Call& c, const std::string& pool, const std::string& node) {
-  std::shared_lock lock(mu_);
-  auto* n = find_node(c, pool, node);
+void NodeApi::get_node(Call& c, const std::string& pool, const std::string& node) {
+  std::shared_lock lock(account_.mu_);
+  auto* n = account_.find_node(c, pool, node);
   if (!n) return;
   c.json(200, render_node(*n, Select::parse(c.param("$select"))));
 }
 
-void Service::node_action(Call& c, const std::string& pool, const std::string& node,
+void NodeApi::node_action(Call& c, const std::string& pool, const std::string& node,
                           const std::string& action) {
-  std::unique_lock lock(mu_);
-  auto* n = find_node(c, pool, node);
+  std::unique_lock lock(account_.mu_);
+  auto* n = account_.find_node(c, pool, node);
   if (!n) return;
   if (action == "remoteloginsettings") {
     return c.json(200,
@@ -149,8 +128,8 @@ void Service::node_action(Call& c, const std::string& pool, const std::string& n
   }
   if (action == "disablescheduling" || action == "enablescheduling") {
     n->scheduling_enabled = action == "enablescheduling";
-    ++changes_;
-    return c.empty(200, fmt::format("{}/pools/{}/nodes/{}", base_url_, pool, node));
+    ++account_.changes_;
+    return c.empty(200, fmt::format("{}/pools/{}/nodes/{}", account_.base_url_, pool, node));
   }
   if (action == "uploadbatchservicelogs") {
     return c.json(
@@ -160,26 +139,23 @@ void Service::node_action(Call& c, const std::string& pool, const std::string& n
                          n->state == NodeState::StartTaskFailed ||
                          n->state == NodeState::Unusable || n->state == NodeState::Preempted;
   if (!idle_or_running) {
-    return c.error(409, "NodeNotReady",
-                   "The specified node is not in a valid state for this operation.",
-                   {{"NodeState", wire(n->state)}});
+    return c.error(errors::kNodeNotReady, {{"NodeState", wire(n->state)}});
   }
   if (action == "start" || action == "deallocate") {
-    return c.error(409, "OperationInvalidForCurrentState",
-                   "The specified operation is not valid for the current state of the resource.");
+    return c.error(errors::kInvalidForCurrentState);
   }
   // Reboot and reimage: running tasks go back to the queue (the default `requeue` option).
-  for (auto& [jid, j] : jobs_) {
+  for (auto& [jid, j] : account_.jobs_) {
     for (auto it = j.running.begin(); it != j.running.end();) {
       auto& t = j.tasks.at(*it++);
-      if (t.node_id == n->id) requeue_task(j, t);
+      if (t.node_id == n->id) account_.requeue_task(j, t);
     }
   }
   n->state = action == "reboot" ? NodeState::Rebooting : NodeState::Reimaging;
   n->state_time = c.now;
   if (action == "reimage") n->start_task.reset();
-  ++changes_;
-  c.empty(202, fmt::format("{}/pools/{}/nodes/{}", base_url_, pool, node));
+  ++account_.changes_;
+  c.empty(202, fmt::format("{}/pools/{}/nodes/{}", account_.base_url_, pool, node));
 }
 
 }  // namespace trainyard::emu

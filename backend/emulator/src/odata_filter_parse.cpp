@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "emulator/odata_filter.hpp"
+#include "text.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 namespace {
@@ -23,16 +25,6 @@ struct Token {
   size_t offset = 0;
   std::string_view text;  // String / DateTime: between the quotes, escapes still doubled
 };
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
 
 bool is_ident_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
@@ -67,11 +59,6 @@ std::string unescape(std::string_view body) {
     if (body[i] == '\'') ++i;  // the lexer only lets quotes through in pairs
   }
   return out;
-}
-
-std::string lowercase(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string_view type_phrase(FilterType type) {
@@ -372,18 +359,19 @@ class Parser {
       return type_error(name, prop, "a string");
     std::string value = unescape(tok_.text);
     // Case-insensitive properties compare against a lowercased literal, folded once here.
-    out.literal = prop.type == FilterType::Name ? lowercase(std::move(value)) : std::move(value);
+    out.literal =
+        prop.type == FilterType::Name ? ascii_lowercase(std::move(value)) : std::move(value);
     advance();
     return true;
   }
 
   bool time_literal(FilterNode& out) {
     std::string text = unescape(tok_.text);
-    auto t = parse_iso8601(text);
-    if (!t.ok())
+    auto t = read_wire_time(text);
+    if (!t)
       return fail(fmt::format("Invalid $filter: '{}' is not an ISO 8601 UTC datetime (offset {})",
                               excerpt(text), tok_.offset));
-    out.literal = *t;
+    out.literal = from_micros(*t);
     advance();
     return true;
   }

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "emulator/odata_filter.hpp"
+#include "text.hpp"
 
 namespace trainyard::emu {
 namespace {
@@ -147,16 +148,6 @@ std::span<const FilterProperty> table(ListKind list) {
       return kJobPrepRelease;
   }
   return {};
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
 }
 
 }  // namespace

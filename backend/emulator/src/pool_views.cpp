@@ -1,8 +1,10 @@
 // Pool rendering, autoscale actions, account node counts and supported images.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "emulator/autoscale.hpp"
-#include "service.hpp"
+#include "pool_api.hpp"
 
 namespace trainyard::emu {
 
@@ -40,9 +42,9 @@ const char* count_key(NodeState s) {
 
 }  // namespace
 
-std::string Service::render_pool(const PoolEntity& p, const Select& s) const {
+std::string PoolApi::render_pool(const PoolEntity& p, const Select& s) const {
   NodeTally t;
-  for (const auto& [id, n] : nodes_) {
+  for (const auto& [id, n] : account_.nodes_) {
     if (n.pool_id != p.id || n.state == NodeState::LeavingPool) continue;
     (n.dedicated ? t.current_dedicated : t.current_low) += 1;
   }
@@ -51,7 +53,7 @@ std::string Service::render_pool(const PoolEntity& p, const Select& s) const {
   j.begin_object();
   j.str("id", p.id);
   if (p.spec.contains("displayName")) j.json("displayName", p.spec["displayName"]);
-  j.str("url", base_url_ + "/pools/" + p.id);
+  j.str("url", account_.base_url_ + "/pools/" + p.id);
   j.str("eTag", p.etag);
   j.when("lastModified", p.last_modified);
   j.when("creationTime", p.creation);
@@ -83,7 +85,7 @@ std::string Service::render_pool(const PoolEntity& p, const Select& s) const {
   return out;
 }
 
-void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action) {
+void PoolApi::autoscale_action(Call& c, PoolEntity& p, const std::string& action) {
   nlohmann::json body = nlohmann::json::object();
   if (action != "disableautoscale" && !c.body_object(body)) return;
   if (action == "disableautoscale") {
@@ -91,12 +93,12 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
     p.auto_scale_formula.clear();
     p.auto_scale_run = nullptr;
     touch(p, c.now);
-    ++changes_;
-    return c.empty(200, base_url_ + "/pools/" + p.id);
+    ++account_.changes_;
+    return c.empty(200, account_.base_url_ + "/pools/" + p.id);
   }
   AutoscaleInputs in;
   int active = 0, running = 0;
-  for (const auto& [id, j] : jobs_) {
+  for (const auto& [id, j] : account_.jobs_) {
     if (j.pool_id != p.id) continue;
     active += static_cast<int>(j.pending.size());
     running += static_cast<int>(j.running.size());
@@ -106,23 +108,21 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
   in.pending_tasks = active + running;
   in.target_dedicated = p.target_dedicated;
   in.target_low_priority = p.target_low_priority;
-  for (const auto& [id, n] : nodes_) {
+  for (const auto& [id, n] : account_.nodes_) {
     if (n.pool_id == p.id) (n.dedicated ? in.current_dedicated : in.current_low_priority) += 1;
   }
   const std::string formula = body.value("autoScaleFormula", p.auto_scale_formula);
   if (action == "evaluateautoscale") {
     if (!p.auto_scale) {
-      return c.error(409, "AutoScalingNotEnabled",
-                     "The specified pool does not have autoscale enabled.");
+      return c.error(errors::kAutoScalingNotEnabled);
     }
-    if (formula.empty()) return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+    if (formula.empty())
+      return bad_property(c, errors::kMissingRequiredProperty, "autoScaleFormula");
   } else if (formula.empty()) {
-    return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+    return bad_property(c, errors::kMissingRequiredProperty, "autoScaleFormula");
   } else if (p.auto_scale && p.auto_scale_enabled_at &&
              c.now - p.auto_scale_enabled_at < 30'000'000) {
-    return c.error(
-        409, "AutoScaleTooManyRequestsToEnable",
-        "Enable autoscale requests for this pool are too frequent. Please retry after some time.");
+    return c.error(errors::kAutoScaleTooFrequent);
   }
   auto run = evaluate_autoscale(formula, in);
   nlohmann::json out{{"timestamp", format_time(c.now)}, {"results", run.results}};
@@ -148,42 +148,39 @@ void Service::autoscale_action(Call& c, PoolEntity& p, const std::string& action
     p.alloc_time = c.now;
   }
   touch(p, c.now);
-  ++changes_;
-  c.empty(200, base_url_ + "/pools/" + p.id);
+  ++account_.changes_;
+  c.empty(200, account_.base_url_ + "/pools/" + p.id);
 }
 
-void Service::node_counts(Call& c) {
+void PoolApi::node_counts(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::NodeCounts, q)) return;
-  std::shared_lock lock(mu_);
-  std::string body = page_start("poolnodecounts");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);
-  for (; it != pools_.end() && n < q.max_results; ++it) {
-    const auto& p = it->second;
+  if (!read_list_query(c, ListKind::NodeCounts, q)) return;
+  std::shared_lock lock(account_.mu_);
+  std::string body = page_start(account_.base_url_, "poolnodecounts");
+  auto keep = [&](const auto& entry) {
     auto get = [&](std::string_view prop) -> FilterValue {
-      if (prop == "poolId") return p.id;
+      if (prop == "poolId") return entry.first;
       return {};
     };
-    if (!q.filter.matches(get)) continue;
+    return q.filter.matches(get);
+  };
+  auto write = [&](const std::pair<const std::string, PoolEntity>& entry, std::string& out) {
+    const PoolEntity& p = entry.second;
     nlohmann::json dedicated = empty_counts(), low = empty_counts();
-    for (const auto& [id, node] : nodes_) {
+    for (const auto& [id, node] : account_.nodes_) {
       if (node.pool_id != p.id) continue;
       auto& counts = node.dedicated ? dedicated : low;
       counts[count_key(node.state)] = counts[count_key(node.state)].get<int>() + 1;
       counts["total"] = counts["total"].get<int>() + 1;
     }
-    if (n++) body += ",";
-    body += nlohmann::json{{"poolId", p.id}, {"dedicated", dedicated}, {"lowPriority", low}}.dump();
-    last = p.id;
-  }
-  finish_page(c, body, it != pools_.end(), last);
+    out += nlohmann::json{{"poolId", p.id}, {"dedicated", dedicated}, {"lowPriority", low}}.dump();
+  };
+  send_page(c, body, fill_map_page(body, q, account_.pools_, keep, write));
 }
 
-void Service::supported_images(Call& c) {
+void PoolApi::supported_images(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::SupportedImages, q)) return;
+  if (!read_list_query(c, ListKind::SupportedImages, q)) return;
   struct Image {
     const char* sku;
     const char* publisher;
@@ -205,24 +202,22 @@ void Service::supported_images(Call& c) {
       {"batch.node.windows amd64", "microsoftwindowsserver", "windowsserver", "2022-datacenter", "",
        ""},
   };
-  std::string body = page_start("supportedimages");
-  int n = 0, index = 0;
-  const int start = q.after.empty() ? 0 : std::atoi(q.after.c_str());
-  for (const auto& img : kImages) {
-    if (index < start) {
-      ++index;
-      continue;
-    }
-    if (n >= q.max_results) break;
-    ++index;
-    bool windows = std::string(img.sku).find("windows") != std::string::npos;
+  std::string body = page_start(account_.base_url_, "supportedimages");
+  auto is_windows = [](const Image& img) {
+    return std::string(img.sku).find("windows") != std::string::npos;
+  };
+  auto keep = [&](const Image& img) {
+    const bool windows = is_windows(img);
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "osType") return std::string(windows ? "windows" : "linux");
       if (prop == "verificationType") return std::string("verified");
       if (prop == "nodeAgentSKUId") return std::string(img.sku);
       return {};
     };
-    if (!q.filter.matches(get)) continue;
+    return q.filter.matches(get);
+  };
+  auto write = [&](const Image& img, std::string& out) {
+    const bool windows = is_windows(img);
     nlohmann::json e{{"nodeAgentSKUId", img.sku},
                      {"imageReference",
                       {{"publisher", img.publisher},
@@ -243,10 +238,15 @@ void Service::supported_images(Call& c) {
       }
       e["capabilities"] = arr;
     }
-    if (n++) body += ",";
-    body += e.dump();
-  }
-  finish_page(c, body, index < static_cast<int>(std::size(kImages)), std::to_string(index));
+    out += e.dump();
+  };
+  // The resume point is a position in the list: how many images precede the next page.
+  const auto count = std::size(kImages);
+  const size_t start = std::min<size_t>(q.after.empty() ? 0 : std::atoi(q.after.c_str()), count);
+  auto position = [&](const Image& img) { return std::to_string(&img - kImages + 1); };
+  send_page(
+      c, body,
+      fill_page(body, q.max_results, kImages + start, kImages + count, keep, write, position));
 }
 
 }  // namespace trainyard::emu

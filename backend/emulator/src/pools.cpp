@@ -3,7 +3,7 @@
 
 #include "emulator/autoscale.hpp"
 #include "local/engine.hpp"
-#include "service.hpp"
+#include "pool_api.hpp"
 
 namespace trainyard::emu {
 
@@ -51,38 +51,30 @@ int non_negative_int(const nlohmann::json& body, const char* name, bool& bad) {
 
 }  // namespace
 
-PoolEntity* Service::find_pool(Call& c, const std::string& id) {
-  auto it = pools_.find(id);
-  if (it == pools_.end()) {
-    not_found(c, "PoolNotFound", "pool");
-    return nullptr;
-  }
-  return &it->second;
-}
-
-void Service::add_pool(Call& c) {
+void PoolApi::add_pool(Call& c) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("id") || !body["id"].is_string())
-    return bad_property(c, "MissingRequiredProperty", "id");
+    return bad_property(c, errors::kMissingRequiredProperty, "id");
   if (!body.contains("vmSize") || !body["vmSize"].is_string()) {
-    return bad_property(c, "MissingRequiredProperty", "vmSize");
+    return bad_property(c, errors::kMissingRequiredProperty, "vmSize");
   }
   PoolEntity p;
   p.id = body["id"].get<std::string>();
-  if (!is_valid_batch_id(p.id)) return bad_property(c, "InvalidPropertyValue", "id");
+  if (!is_valid_batch_id(p.id)) return bad_property(c, errors::kInvalidPropertyValue, "id");
   bool bad = false;
   p.target_dedicated = non_negative_int(body, "targetDedicatedNodes", bad);
   p.target_low_priority = non_negative_int(body, "targetLowPriorityNodes", bad);
-  if (bad) return bad_property(c, "InvalidPropertyValue", "targetDedicatedNodes");
+  if (bad) return bad_property(c, errors::kInvalidPropertyValue, "targetDedicatedNodes");
   int slots = body.value("taskSlotsPerNode", body.value("maxTasksPerNode", 1));
-  if (slots < 1 || slots > 256) return bad_property(c, "InvalidPropertyValue", "taskSlotsPerNode");
+  if (slots < 1 || slots > 256)
+    return bad_property(c, errors::kInvalidPropertyValue, "taskSlotsPerNode");
   p.task_slots_per_node = slots;
   p.auto_scale = body.value("enableAutoScale", false);
   if (p.auto_scale) {
     p.auto_scale_formula = body.value("autoScaleFormula", "");
     if (p.auto_scale_formula.empty())
-      return bad_property(c, "MissingRequiredProperty", "autoScaleFormula");
+      return bad_property(c, errors::kMissingRequiredProperty, "autoScaleFormula");
     p.auto_scale_interval = body.value("autoScaleEvaluationInterval", "PT15M");
   }
   for (auto& [k, v] : body.items()) {
@@ -91,8 +83,8 @@ void Service::add_pool(Call& c) {
   // CloudPool.resizeTimeout: the timeout of the latest resize (creation counts), default 15 min.
   if (!p.spec.contains("resizeTimeout") || !p.spec["resizeTimeout"].is_string())
     p.spec["resizeTimeout"] = "PT15M";
-  std::unique_lock lock(mu_);
-  if (pools_.count(p.id)) return c.error(409, "PoolExists", "The specified pool already exists.");
+  std::unique_lock lock(account_.mu_);
+  if (account_.pools_.count(p.id)) return c.error(errors::kPoolExists);
   touch(p, c.now);
   p.state_time = p.alloc_time = c.now;
   p.alloc = AllocState::Resizing;
@@ -104,23 +96,20 @@ void Service::add_pool(Call& c) {
     p.auto_scale_run = {{"timestamp", format_time(c.now)}, {"results", run.results}};
     p.auto_scale_enabled_at = c.now;
   }
-  const std::string url = base_url_ + "/pools/" + p.id;
+  const std::string url = account_.base_url_ + "/pools/" + p.id;
   c.version_headers(p);
-  pools_.emplace(p.id, std::move(p));
-  ++changes_;
+  account_.pools_.emplace(p.id, std::move(p));
+  ++account_.changes_;
   c.empty(201, url);
 }
 
-void Service::list_pools(Call& c) {
+void PoolApi::list_pools(Call& c) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Pools, q)) return;
-  std::shared_lock lock(mu_);
-  std::string body = page_start("pools");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? pools_.begin() : pools_.upper_bound(q.after);
-  for (; it != pools_.end() && n < q.max_results; ++it) {
-    const auto& p = it->second;
+  if (!read_list_query(c, ListKind::Pools, q)) return;
+  std::shared_lock lock(account_.mu_);
+  std::string body = page_start(account_.base_url_, "pools");
+  auto keep = [&](const auto& entry) {
+    const PoolEntity& p = entry.second;
     auto get = [&](std::string_view prop) -> FilterValue {
       if (prop == "id") return p.id;
       if (prop == "state") return std::string(wire(p.state));
@@ -131,32 +120,30 @@ void Service::list_pools(Call& c) {
       if (prop == "stateTransitionTime") return from_micros(p.state_time);
       return {};
     };
-    if (!q.filter.matches(get)) continue;
-    if (n++) body += ",";
-    body += render_pool(p, q.select);
-    last = p.id;
-  }
-  finish_page(c, body, it != pools_.end(), last);
+    return q.filter.matches(get);
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_pool(entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, account_.pools_, keep, write));
 }
 
-void Service::get_pool(Call& c, const std::string& id) {
-  std::shared_lock lock(mu_);
-  auto* p = find_pool(c, id);
+void PoolApi::get_pool(Call& c, const std::string& id) {
+  std::shared_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, false)) return;
   c.version_headers(*p);
   if (c.req.method == "HEAD") return c.empty(200);
   c.json(200, render_pool(*p, Select::parse(c.param("$select"))));
 }
 
-void Service::patch_pool(Call& c, const std::string& id, bool replace) {
+void PoolApi::patch_pool(Call& c, const std::string& id, bool replace) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
-  std::unique_lock lock(mu_);
-  auto* p = find_pool(c, id);
+  std::unique_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
-  if (p->state == PoolState::Deleting)
-    return c.error(409, "PoolBeingDeleted",
-                   "The specified pool has been marked for deletion and is being reclaimed.");
+  if (p->state == PoolState::Deleting) return c.error(errors::kPoolBeingDeleted);
   // PATCH changes what it names; updateproperties replaces the updatable set whole.
   for (const char* k : {"startTask", "certificateReferences", "applicationPackageReferences",
                         "metadata", "targetNodeCommunicationMode"}) {
@@ -166,14 +153,14 @@ void Service::patch_pool(Call& c, const std::string& id, bool replace) {
       p->spec.erase(k);
   }
   touch(*p, c.now);
-  ++changes_;
+  ++account_.changes_;
   c.version_headers(*p);
-  c.empty(replace ? 204 : 200, base_url_ + "/pools/" + id);
+  c.empty(replace ? 204 : 200, account_.base_url_ + "/pools/" + id);
 }
 
-void Service::delete_pool(Call& c, const std::string& id) {
-  std::unique_lock lock(mu_);
-  auto* p = find_pool(c, id);
+void PoolApi::delete_pool(Call& c, const std::string& id) {
+  std::unique_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
   if (p->state != PoolState::Deleting) {
     p->state = PoolState::Deleting;
@@ -183,18 +170,17 @@ void Service::delete_pool(Call& c, const std::string& id) {
     p->alloc = AllocState::Resizing;
     p->alloc_time = c.now;
     touch(*p, c.now);
-    ++changes_;
+    ++account_.changes_;
   }
   c.empty(202);
 }
 
-void Service::pool_action(Call& c, const std::string& id, const std::string& action) {
-  std::unique_lock lock(mu_);
-  auto* p = find_pool(c, id);
+void PoolApi::pool_action(Call& c, const std::string& id, const std::string& action) {
+  std::unique_lock lock(account_.mu_);
+  auto* p = account_.find_pool(c, id);
   if (!p || !c.conditions_pass(*p, true)) return;
   if (p->state == PoolState::Deleting) {
-    return c.error(409, "PoolBeingDeleted",
-                   "The specified pool has been marked for deletion and is being reclaimed.");
+    return c.error(errors::kPoolBeingDeleted);
   }
   if (action == "resize") return resize_pool(c, *p);
   if (action == "removenodes") return remove_nodes(c, *p);
@@ -207,21 +193,21 @@ void Service::pool_action(Call& c, const std::string& id, const std::string& act
       p->alloc = AllocState::Stopping;
       p->alloc_time = c.now;
       touch(*p, c.now);
-      ++changes_;
+      ++account_.changes_;
     }
     return c.empty(202);
   }
   autoscale_action(c, *p, action);
 }
 
-void Service::resize_pool(Call& c, PoolEntity& p) {
+void PoolApi::resize_pool(Call& c, PoolEntity& p) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (p.auto_scale) {
-    return c.error(409, "AutoScalingEnabled", "The specified pool has automatic scaling enabled.");
+    return c.error(errors::kAutoScalingEnabled);
   }
   if (p.alloc != AllocState::Steady) {
-    return c.error(409, "PoolNotSteady", "The specified pool is not in steady state.");
+    return c.error(errors::kPoolNotSteady);
   }
   bool bad = false;
   int dedicated = body.contains("targetDedicatedNodes")
@@ -230,7 +216,7 @@ void Service::resize_pool(Call& c, PoolEntity& p) {
   int low = body.contains("targetLowPriorityNodes")
                 ? non_negative_int(body, "targetLowPriorityNodes", bad)
                 : p.target_low_priority;
-  if (bad) return bad_property(c, "InvalidPropertyValue", "targetDedicatedNodes");
+  if (bad) return bad_property(c, errors::kInvalidPropertyValue, "targetDedicatedNodes");
   p.target_dedicated = dedicated;
   p.target_low_priority = low;
   p.alloc = AllocState::Resizing;
@@ -240,30 +226,29 @@ void Service::resize_pool(Call& c, PoolEntity& p) {
                                 ? body["resizeTimeout"]
                                 : nlohmann::json("PT15M");
   touch(p, c.now);
-  ++changes_;
-  c.empty(202, base_url_ + "/pools/" + p.id);
+  ++account_.changes_;
+  c.empty(202, account_.base_url_ + "/pools/" + p.id);
 }
 
-void Service::remove_nodes(Call& c, PoolEntity& p) {
+void PoolApi::remove_nodes(Call& c, PoolEntity& p) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("nodeList") || !body["nodeList"].is_array()) {
-    return bad_property(c, "MissingRequiredProperty", "nodeList");
+    return bad_property(c, errors::kMissingRequiredProperty, "nodeList");
   }
   if (body["nodeList"].empty() || body["nodeList"].size() > 100) {
-    return bad_property(c, "InvalidPropertyValue", "nodeList", "between 1 and 100 node ids");
+    return bad_property(c, errors::kInvalidPropertyValue, "nodeList", "between 1 and 100 node ids");
   }
-  if (p.alloc != AllocState::Steady)
-    return c.error(409, "PoolNotSteady", "The specified pool is not in steady state.");
+  if (p.alloc != AllocState::Steady) return c.error(errors::kPoolNotSteady);
   for (const auto& id : body["nodeList"]) {
-    auto it = id.is_string() ? nodes_.find(id.get<std::string>()) : nodes_.end();
-    if (it == nodes_.end() || it->second.pool_id != p.id) {
-      return c.error(404, "NodeNotFound", "The specified node does not exist.",
+    auto it = id.is_string() ? account_.nodes_.find(id.get<std::string>()) : account_.nodes_.end();
+    if (it == account_.nodes_.end() || it->second.pool_id != p.id) {
+      return c.error(errors::kNodeNotFound,
                      {{"NodeId", id.is_string() ? id.get<std::string>() : id.dump()}});
     }
   }
   for (const auto& id : body["nodeList"]) {
-    auto& n = nodes_[id.get<std::string>()];
+    auto& n = account_.nodes_[id.get<std::string>()];
     n.leaving = true;
     (n.dedicated ? p.target_dedicated : p.target_low_priority) -= 1;
   }
@@ -272,8 +257,8 @@ void Service::remove_nodes(Call& c, PoolEntity& p) {
   p.alloc = AllocState::Resizing;
   p.alloc_time = c.now;
   touch(p, c.now);
-  ++changes_;
-  c.empty(202, base_url_ + "/pools/" + p.id);
+  ++account_.changes_;
+  c.empty(202, account_.base_url_ + "/pools/" + p.id);
 }
 
 }  // namespace trainyard::emu

@@ -1,8 +1,8 @@
 // Job preparation (before a job's first task on a node) and release (when the job ends).
+#include "account.hpp"
 #include "batch_env.hpp"
 #include "runner.hpp"
 #include "sandbox.hpp"
-#include "service.hpp"
 
 namespace trainyard::emu {
 
@@ -26,7 +26,7 @@ Launch prep_launch(const std::string& job, const nlohmann::json& spec, const std
 
 }  // namespace
 
-void Service::run_job_preparation(JobEntity& j, NodeEntity& n) {
+void Account::run_job_preparation(JobEntity& j, NodeEntity& n) {
   auto& pr = j.nodes[n.id];
   pr.prep.start = now();
   pr.prep_running = true;
@@ -61,7 +61,7 @@ void Service::run_job_preparation(JobEntity& j, NodeEntity& n) {
   link_outputs(dir, runner_->run_dir(l.job, l.task));
 }
 
-void Service::run_job_release(JobEntity& j) {
+void Account::run_job_release(JobEntity& j) {
   if (!j.spec.contains("jobReleaseTask")) return;
   const auto& spec = j.spec["jobReleaseTask"];
   for (auto& [node_id, pr] : j.nodes) {
@@ -97,7 +97,7 @@ void Service::run_job_release(JobEntity& j) {
   }
 }
 
-void Service::collect_prep_release() {
+void Account::collect_prep_release() {
   if (!runner_) return;
   for (auto& [jid, j] : jobs_) {
     for (auto& [node_id, pr] : j.nodes) {

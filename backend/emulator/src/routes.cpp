@@ -46,40 +46,36 @@ void cut_short(httplib::Response& res, std::string body, bool nothing) {
 }  // namespace
 
 Call Service::call(const httplib::Request& req, httplib::Response& res) {
-  return Call{req, res, base_url_, now()};
+  return Call{req, res, account_.base_url_, account_.now()};
 }
 
 bool Service::authorized(Call& c) {
   const auto& auth = c.req.get_header_value("Authorization");
   if (auth.rfind("Bearer ", 0) == 0) {
-    std::shared_lock lock(mu_);
-    auto it = tokens_.find(auth.substr(7));
-    if (it != tokens_.end() && it->second > c.now) return true;
-    c.error(401, "InvalidAuthenticationTokenTenant", "The access token is invalid or has expired.",
+    std::shared_lock lock(account_.mu_);
+    auto it = account_.tokens_.find(auth.substr(7));
+    if (it != account_.tokens_.end() && it->second > c.now) return true;
+    c.error(errors::kExpiredToken,
             {{"AuthenticationErrorDetail", "Unknown or expired bearer token"}});
     return false;
   }
   ReceivedRequest r{c.req.method, c.req.target, {}};
   for (const auto& [k, v] : c.req.headers) r.headers.emplace_back(k, v);
-  auto failure = check_shared_key(r, options_.account, options_.key_base64, from_micros(c.now));
+  auto failure = check_shared_key(r, account_.options_.account, account_.options_.key_base64,
+                                  from_micros(c.now));
   if (failure.code.empty()) return true;
-  c.error(403, failure.code,
-          "Server failed to authenticate the request. Make sure the value of Authorization header "
-          "is formed correctly including the signature.",
+  c.error(403, failure.code, errors::kAuthenticationFailed.message,
           {{"AuthenticationErrorDetail", failure.detail}});
   return false;
 }
 
 bool Service::valid_query(Call& c) {
   if (!c.has_param("api-version")) {
-    c.error(400, "MissingRequiredQueryParameter",
-            "A query parameter that's mandatory for this request is not specified.",
-            {{"QueryParameterName", "api-version"}});
+    c.error(errors::kMissingApiVersion, {{"QueryParameterName", "api-version"}});
     return false;
   }
   if (!known_api_version(c.param("api-version"))) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
+    c.error(errors::kInvalidQueryParameter,
             {{"QueryParameterName", "api-version"},
              {"QueryParameterValue", c.param("api-version")},
              {"Reason", "The api-version is not supported by this service"}});
@@ -88,8 +84,7 @@ bool Service::valid_query(Call& c) {
   if (!c.has_param("timeout")) return true;
   const auto v = c.param("timeout");
   if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
+    c.error(errors::kInvalidQueryParameter,
             {{"QueryParameterName", "timeout"}, {"QueryParameterValue", v}});
     return false;
   }
@@ -106,16 +101,14 @@ httplib::Server::HandlerResponse Service::inject_fault(Call& c) {
       return R::Unhandled;
     case Fault::Throttle:
       c.res.set_header("Retry-After", std::to_string(rates.retry_after_s));
-      c.error(429, "TooManyRequests",
-              "Request failed as server encountered too many requests. Please try again.");
+      c.error(errors::kTooManyRequests);
       return R::Handled;
     case Fault::Busy:
       c.res.set_header("Retry-After", std::to_string(rates.retry_after_s));
-      c.error(503, "ServerBusy", "The Batch service is currently unable to receive requests.");
+      c.error(errors::kServerBusy);
       return R::Handled;
     case Fault::Internal:
-      c.error(500, "InternalError",
-              "The server encountered an internal error. Please retry the request.");
+      c.error(errors::kInternalError);
       return R::Handled;
     case Fault::Reset:
       cut_short(c.res, std::string(256, ' '), true);
@@ -144,10 +137,8 @@ httplib::Server::HandlerResponse Service::pre_route(const httplib::Request& req,
   const Route* route = find_route(req.method, req.path, matches);
   const Gate gate = route ? route->gate : Gate::Signed;  // unknown: 404 once signed
   if (gate == Gate::Identity) {
-    if (options_.identity) return R::Unhandled;
-    c.error(404, "ResourceNotFound",
-            "The emulator serves the token, IMDS and management endpoints only when started with "
-            "--identity.");
+    if (account_.options_.identity) return R::Unhandled;
+    c.error(errors::kIdentityOff);
     return R::Handled;
   }
   if (!valid_query(c) || !authorized(c)) return R::Handled;
@@ -172,60 +163,6 @@ void Service::install(httplib::Server& s) {
     if (t_truncate && res.body.size() > 1) cut_short(res, std::move(res.body), false);
     t_truncate = false;
   });
-}
-
-bool Service::parse_list(Call& c, ListKind kind, ListQuery& q) {
-  if (c.has_param("maxresults")) {
-    const auto v = c.param("maxresults");
-    int n = 0;
-    if (v.empty() || v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos ||
-        (n = std::stoi(v)) < 1 || n > 1000) {
-      c.error(400, "OutOfRangeQueryParameterValue",
-              "One of the query parameters specified in the request URI is outside the permissible "
-              "range.",
-              {{"QueryParameterName", "maxresults"}, {"QueryParameterValue", v}});
-      return false;
-    }
-    q.max_results = n;
-  }
-  q.after = c.param("$skiptoken");
-  auto f = Filter::parse(c.param("$filter"), kind);
-  if (!f) {
-    c.error(400, "InvalidQueryParameterValue",
-            "Value for one of the query parameters specified in the request URI is invalid.",
-            {{"QueryParameterName", "$filter"},
-             {"QueryParameterValue", c.param("$filter")},
-             {"Reason", f.error().message}});
-    return false;
-  }
-  q.filter = std::move(*f);
-  q.select = Select::parse(c.param("$select"));
-  return true;
-}
-
-std::string Service::page_start(const char* what) const {
-  return "{\"odata.metadata\":\"" + base_url_ + "/$metadata#" + what + "\",\"value\":[";
-}
-
-void Service::finish_page(Call& c, std::string& body, bool more, const std::string& last_id) {
-  body += "]";
-  if (more) {
-    // The next page repeats the query with a resume point; clients send the link unchanged.
-    std::string link = c.base_url + c.req.path + "?";
-    bool first = true;
-    for (const auto& [k, v] : c.req.params) {
-      if (::strcasecmp(k.c_str(), "$skiptoken") == 0) continue;
-      link += (first ? "" : "&") + httplib::detail::encode_query_param(k) + "=" +
-              httplib::detail::encode_query_param(v);
-      first = false;
-    }
-    link += (first ? "" : "&") + std::string("$skiptoken=") +
-            httplib::detail::encode_query_param(last_id);
-    body += ",\"odata.nextLink\":";
-    append_json_string(body, link);
-  }
-  body += "}";
-  c.json(200, std::move(body));
 }
 
 }  // namespace trainyard::emu

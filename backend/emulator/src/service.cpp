@@ -1,105 +1,12 @@
-// The service's lifetime: construction, the deterministic seed account, stopping runs.
+// The service's lifetime: the account and a handler object per resource over it.
 #include "service.hpp"
-
-#include <fmt/format.h>
 
 #include "runner.hpp"
 
 namespace trainyard::emu {
 
-Service::Service(EmulatorOptions options, Runner* runner)
-    : options_(std::move(options)), runner_(runner) {}
+Service::Service(EmulatorOptions options, Runner* runner) : account_(std::move(options), runner) {}
 
 Service::~Service() = default;
-
-void Service::stop_all_runs() {
-  if (runner_) runner_->stop_all();
-}
-
-namespace {
-
-// A deterministic generator, so every seeded account is the same for the same N.
-struct SplitMix {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-};
-
-constexpr Micros kSeedEpoch = 1767225600LL * 1000000;  // 2026-01-01T00:00:00Z
-
-}  // namespace
-
-void Service::seed(int64_t count) {
-  std::unique_lock lock(mu_);
-  SplitMix rng{42};
-  auto make_pool = [&](const std::string& id, const char* vm, int nodes) {
-    PoolEntity p;
-    p.id = id;
-    p.spec = {{"vmSize", vm},
-              {"virtualMachineConfiguration",
-               {{"imageReference",
-                 {{"publisher", "microsoft-dsvm"},
-                  {"offer", "ubuntu-hpc"},
-                  {"sku", "2204"},
-                  {"version", "latest"}}},
-                {"nodeAgentSKUId", "batch.node.ubuntu 22.04"}}}};
-    p.target_dedicated = nodes;
-    touch(p, kSeedEpoch);
-    p.state_time = p.alloc_time = kSeedEpoch;
-    auto& stored = pools_.emplace(id, std::move(p)).first->second;
-    for (int i = 0; i < nodes; ++i) {
-      auto& n = add_node(stored, true);
-      n.state = NodeState::Idle;
-      n.state_time = n.allocation_time = n.boot_time = kSeedEpoch;
-    }
-  };
-  make_pool("seed-gpu", "Standard_NC24ads_A100_v4", 8);
-  make_pool("seed-cpu", "Standard_D16s_v5", 2);
-  std::vector<std::string> gpu_nodes;
-  for (const auto& [id, n] : nodes_) {
-    if (n.pool_id == "seed-gpu") gpu_nodes.push_back(id);
-  }
-  JobEntity j;
-  j.id = "seed-sweep";
-  j.pool_id = "seed-gpu";
-  j.spec = {{"poolInfo", {{"poolId", "seed-gpu"}}},
-            {"displayName", "learning-rate sweep (seeded)"},
-            {"onAllTasksComplete", "noaction"}};
-  touch(j, kSeedEpoch);
-  j.state_time = j.start = kSeedEpoch;
-  static const char* const kRates[] = {"0.1", "0.03", "0.01", "0.003", "0.001", "0.0003"};
-  for (int64_t i = 1; i <= count; ++i) {
-    TaskEntity t;
-    t.id = fmt::format("task-{:07}", i);
-    t.command_line = fmt::format("python train.py --lr {} --seed {}", kRates[rng.next() % 6], i);
-    const Micros created = kSeedEpoch + i * 1000000;
-    const Micros start = created + static_cast<Micros>(rng.next() % 60'000'000);
-    const Micros end = start + 60'000'000 + static_cast<Micros>(rng.next() % 3'600'000'000ULL);
-    touch(t, end);
-    t.creation = created;
-    t.state = TaskState::Completed;
-    t.prev_state = TaskState::Running;
-    t.state_time = end;
-    t.prev_state_time = start;
-    t.node_id = gpu_nodes[static_cast<size_t>(i) % gpu_nodes.size()];
-    t.pool_id = "seed-gpu";
-    t.exec.start = start;
-    t.exec.end = end;
-    const bool failed = rng.next() % 20 == 0;
-    t.exec.exit_code = failed ? 1 : 0;
-    t.exec.result = failed ? TaskResult::Failure : TaskResult::Success;
-    if (failed) {
-      t.exec.failure_code = "FailureExitCode";
-      t.exec.failure_message = "The task exited with an exit code representing a failure";
-    }
-    j.tasks.emplace_hint(j.tasks.end(), t.id, std::move(t));
-  }
-  jobs_.emplace(j.id, std::move(j));
-  ++changes_;
-}
 
 }  // namespace trainyard::emu

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 
+#include "text.hpp"
+
 namespace trainyard::emu {
 namespace {
 
@@ -27,22 +29,6 @@ constexpr std::array<std::string_view, 2> kHeadersBeforeLength = {"Content-Encod
 constexpr std::array<std::string_view, 2> kHeadersBeforeDate = {"Content-MD5", "Content-Type"};
 constexpr std::array<std::string_view, 5> kHeadersAfterDate = {
     "If-Modified-Since", "If-Match", "If-None-Match", "If-Unmodified-Since", "Range"};
-
-char ascii_lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
-  return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return ascii_lower(x) == ascii_lower(y);
-         });
-}
 
 // HTTP strips optional whitespace around field values, so what a client signed has none.
 std::string_view trim_ows(std::string_view s) {
@@ -130,7 +116,7 @@ std::string canonical_query(QueryParams params, const SignVariant& v) {
     std::erase_if(params, [](const auto& p) { return p.second.empty(); });
   }
   if (v.lowercase_query_names) {
-    for (auto& p : params) p.first = lowered(p.first);
+    for (auto& p : params) p.first = ascii_lowercase(p.first);
   }
   // Byte order of UTF-8 is code point order, which is how Python and JS sort names.
   std::stable_sort(params.begin(), params.end(),
@@ -173,7 +159,7 @@ std::string_view content_length(const ReceivedRequest& req, bool swap_zero) {
 std::string canonical_ocp_headers(const ReceivedRequest& req) {
   std::vector<std::string> names;
   for (const auto& [n, v] : req.headers) {
-    auto name = lowered(n);
+    auto name = ascii_lowercase(std::string(n));
     if (name.starts_with("ocp-") && !header(req, name).empty()) names.push_back(std::move(name));
   }
   std::sort(names.begin(), names.end());

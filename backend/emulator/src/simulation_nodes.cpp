@@ -3,11 +3,12 @@
 
 #include <fmt/format.h>
 
+#include "account.hpp"
 #include "batch_env.hpp"
 #include "emulator/autoscale.hpp"
 #include "runner.hpp"
 #include "sandbox.hpp"
-#include "service.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -15,17 +16,17 @@ namespace {
 constexpr const char* kStartTaskJob = "_starttask";
 }  // namespace
 
-Micros Service::now() const {
+Micros Account::now() const {
   return to_micros(SystemClock().now());
 }
 
-int Service::free_slots(const NodeEntity& n) const {
+int Account::free_slots(const NodeEntity& n) const {
   auto p = pools_.find(n.pool_id);
   int total = p == pools_.end() ? 1 : p->second.task_slots_per_node;
   return total - n.running_slots;
 }
 
-NodeEntity& Service::add_node(PoolEntity& p, bool dedicated) {
+NodeEntity& Account::add_node(PoolEntity& p, bool dedicated) {
   ++node_seq_;
   NodeEntity n;
   n.id = fmt::format("tvmps_{:012x}_{}",
@@ -45,7 +46,7 @@ NodeEntity& Service::add_node(PoolEntity& p, bool dedicated) {
   return it->second;
 }
 
-void Service::tick_pools() {
+void Account::tick_pools() {
   const Micros t = now();
   for (auto it = pools_.begin(); it != pools_.end();) {
     auto& p = it->second;
@@ -60,8 +61,8 @@ void Service::tick_pools() {
       (n.dedicated ? dedicated : low) += 1;
     }
     if (p.auto_scale && p.alloc == AllocState::Steady) {
-      auto interval = parse_iso_duration(p.auto_scale_interval);
-      Micros every = interval ? std::max<Micros>(interval->count(), 5'000'000) : 900'000'000;
+      auto interval = read_wire_duration(p.auto_scale_interval);
+      Micros every = interval ? std::max<Micros>(*interval, 5'000'000) : 900'000'000;
       if (t - p.auto_scale_enabled_at >= every) {
         AutoscaleInputs in;
         for (const auto& [jid, j] : jobs_) {
@@ -129,7 +130,7 @@ bool start_task_waits(const nlohmann::json& spec) {
 
 }  // namespace
 
-void Service::tick_nodes() {
+void Account::tick_nodes() {
   const Micros t = now();
   const Micros step = static_cast<Micros>(options_.node_step_ms) * 1000;
   auto set = [&](NodeEntity& n, NodeState s) {
@@ -208,7 +209,7 @@ void Service::tick_nodes() {
   }
 }
 
-void Service::launch_start_task(NodeEntity& n, const PoolEntity& p) {
+void Account::launch_start_task(NodeEntity& n, const PoolEntity& p) {
   const auto& st = p.spec["startTask"];
   n.start_task = Execution{};
   n.start_task->start = now();
@@ -249,7 +250,7 @@ void Service::launch_start_task(NodeEntity& n, const PoolEntity& p) {
   link_outputs(dir, runner_->run_dir(l.job, l.task));
 }
 
-void Service::collect_start_tasks() {
+void Account::collect_start_tasks() {
   for (auto& [id, n] : nodes_) {
     if (!n.start_task_running || !runner_) continue;
     auto s = runner_->status(kStartTaskJob, n.start_task_engine_id);

@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "account.hpp"
 #include "batch_env.hpp"
 #include "runner.hpp"
 #include "sandbox.hpp"
-#include "service.hpp"
 
 namespace trainyard::emu {
 
@@ -35,7 +35,7 @@ std::string subtask_engine_id(const TaskEntity& t, int instance) {
 
 }  // namespace
 
-void Service::tick() {
+void Account::tick() {
   std::unique_lock lock(mu_);
   if (runner_) runner_->pump();
   tick_pools();
@@ -51,7 +51,7 @@ void Service::tick() {
   schedule_tasks();
 }
 
-bool Service::dependencies_met(const JobEntity& j, const TaskEntity& t, bool& blocked) const {
+bool Account::dependencies_met(const JobEntity& j, const TaskEntity& t, bool& blocked) const {
   blocked = false;
   if (!t.extra || !t.extra->contains("dependsOn")) return true;
   const auto& d = (*t.extra)["dependsOn"];
@@ -74,7 +74,7 @@ bool Service::dependencies_met(const JobEntity& j, const TaskEntity& t, bool& bl
   return !blocked;
 }
 
-std::vector<NodeEntity*> Service::place(const JobEntity& j, const TaskEntity& t, int instances) {
+std::vector<NodeEntity*> Account::place(const JobEntity& j, const TaskEntity& t, int instances) {
   std::vector<NodeEntity*> chosen;
   const auto& pool = pools_.at(j.pool_id);
   const bool pack = pool.spec.value("taskSchedulingPolicy", nlohmann::json::object())
@@ -101,7 +101,7 @@ std::vector<NodeEntity*> Service::place(const JobEntity& j, const TaskEntity& t,
   return chosen;
 }
 
-void Service::schedule_tasks() {
+void Account::schedule_tasks() {
   for (auto& [jid, j] : jobs_) {
     if (j.state != JobState::Active || j.pending.empty()) continue;
     auto pool = pools_.find(j.pool_id);
@@ -144,7 +144,7 @@ void Service::schedule_tasks() {
   }
 }
 
-void Service::start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n) {
+void Account::start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n) {
   t.node_id = n.id;
   t.pool_id = n.pool_id;
   t.exec.start = now();
@@ -210,7 +210,7 @@ void Service::start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n) {
   t.engine_started = true;
 }
 
-void Service::collect_runs() {
+void Account::collect_runs() {
   if (!runner_) return;
   for (auto& [jid, j] : jobs_) {
     std::vector<std::string> done;
@@ -253,7 +253,7 @@ void Service::collect_runs() {
   }
 }
 
-void Service::release_slots(const TaskEntity& t) {
+void Account::release_slots(const TaskEntity& t) {
   auto release = [&](const std::string& node_id) {
     auto n = nodes_.find(node_id);
     if (n == nodes_.end()) return;
@@ -264,11 +264,11 @@ void Service::release_slots(const TaskEntity& t) {
   for (size_t i = 1; i < t.subtasks.size(); ++i) release(t.subtasks[i].node_id);
 }
 
-void Service::stop_run(const JobEntity& j, const TaskEntity& t, std::chrono::seconds grace) {
+void Account::stop_run(const JobEntity& j, const TaskEntity& t, std::chrono::seconds grace) {
   if (runner_ && t.engine_started) runner_->stop(j.id, engine_id(t.id, t.engine_generation), grace);
 }
 
-void Service::finish_task(JobEntity& j, TaskEntity& t) {
+void Account::finish_task(JobEntity& j, TaskEntity& t) {
   release_slots(t);
   for (size_t i = 1; i < t.subtasks.size(); ++i) {
     auto& s = t.subtasks[i];
@@ -305,7 +305,7 @@ void Service::finish_task(JobEntity& j, TaskEntity& t) {
   after_task_completed(j, t);
 }
 
-void Service::requeue_task(JobEntity& j, TaskEntity& t) {
+void Account::requeue_task(JobEntity& j, TaskEntity& t) {
   if (runner_ && t.engine_started) {
     const int instances = std::max<int>(1, static_cast<int>(t.subtasks.size()));
     for (int i = 0; i < instances; ++i)
@@ -351,7 +351,7 @@ std::string exit_job_action(const TaskEntity& t) {
 
 }  // namespace
 
-void Service::after_task_completed(JobEntity& j, TaskEntity& t) {
+void Account::after_task_completed(JobEntity& j, TaskEntity& t) {
   if (::strcasecmp(j.spec.value("onTaskFailure", "noaction").c_str(),
                    "performexitoptionsjobaction") == 0) {
     const auto act = exit_job_action(t);
@@ -364,14 +364,14 @@ void Service::after_task_completed(JobEntity& j, TaskEntity& t) {
   }
 }
 
-void Service::complete_job(JobEntity& j, const std::string& reason) {
+void Account::complete_job(JobEntity& j, const std::string& reason) {
   if (j.state == JobState::Terminating || j.state == JobState::Completed) return;
   j.terminate_reason = reason;
   for (const auto& tid : j.running) stop_run(j, j.tasks.at(tid), std::chrono::seconds(2));
   set_job_state(j, JobState::Terminating);
 }
 
-void Service::tick_jobs() {
+void Account::tick_jobs() {
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     auto& j = it->second;
     switch (j.state) {
@@ -414,7 +414,7 @@ void Service::tick_jobs() {
   }
 }
 
-void Service::preempt_node(NodeEntity& n) {
+void Account::preempt_node(NodeEntity& n) {
   for (auto& [jid, j] : jobs_) {
     for (auto r = j.running.begin(); r != j.running.end();) {
       auto& t = j.tasks.at(*r++);

@@ -1,7 +1,8 @@
 // A task in the service's JSON shape, written directly (no DOM) so large pages are cheap.
 #include <fmt/format.h>
 
-#include "service.hpp"
+#include "task_api.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -17,7 +18,7 @@ void extra(JsonOut& w, const TaskEntity& t, const char* name) {
 }
 
 std::string duration_text(int64_t us) {
-  return us < 0 ? std::string(kUnlimited) : format_iso_duration(Duration(us));
+  return us < 0 ? std::string(kUnlimited) : write_wire_duration(us);
 }
 
 void write_execution(JsonOut& w, const TaskEntity& t) {
@@ -43,7 +44,7 @@ void write_execution(JsonOut& w, const TaskEntity& t) {
 
 }  // namespace
 
-std::string Service::render_task(const JobEntity& j, const TaskEntity& t, const Select& s) const {
+std::string TaskApi::render_task(const JobEntity& j, const TaskEntity& t, const Select& s) const {
   std::string out;
   out.reserve(s.all() ? 900 : 160);
   JsonOut w(out, &s);
@@ -51,7 +52,7 @@ std::string Service::render_task(const JobEntity& j, const TaskEntity& t, const 
   w.str("id", t.id);
   extra(w, t, "displayName");
   if (w.key("url")) {
-    std::string url = base_url_;
+    std::string url = account_.base_url_;
     url += "/jobs/";
     url += j.id;
     url += "/tasks/";
@@ -91,12 +92,13 @@ std::string Service::render_task(const JobEntity& j, const TaskEntity& t, const 
   if (!t.node_id.empty() && w.key("nodeInfo")) {
     w.begin_object();
     w.str("affinityId", "TVM:" + t.node_id);
-    w.str("nodeUrl", fmt::format("{}/pools/{}/nodes/{}", base_url_, t.pool_id, t.node_id));
+    w.str("nodeUrl", fmt::format("{}/pools/{}/nodes/{}", account_.base_url_, t.pool_id, t.node_id));
     w.str("poolId", t.pool_id);
     w.str("nodeId", t.node_id);
     w.str("taskRootDirectory", fmt::format("workitems/{}/job-1/{}", j.id, t.id));
-    w.str("taskRootDirectoryUrl", fmt::format("{}/pools/{}/nodes/{}/files/workitems/{}/job-1/{}",
-                                              base_url_, t.pool_id, t.node_id, j.id, t.id));
+    w.str("taskRootDirectoryUrl",
+          fmt::format("{}/pools/{}/nodes/{}/files/workitems/{}/job-1/{}", account_.base_url_,
+                      t.pool_id, t.node_id, j.id, t.id));
     w.end_object();
   }
   for (const char* k : {"multiInstanceSettings", "dependsOn", "applicationPackageReferences",

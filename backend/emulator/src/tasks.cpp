@@ -5,7 +5,8 @@
 
 #include "local/engine.hpp"
 #include "runner.hpp"
-#include "service.hpp"
+#include "task_api.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -32,27 +33,24 @@ int64_t duration_us(const nlohmann::json& v, bool& bad) {
     bad = true;
     return -1;
   }
-  auto d = parse_iso_duration(v.get<std::string>());
+  auto d = read_wire_duration(v.get<std::string>());
   if (!d) {
     bad = true;
     return -1;
   }
-  return d->count();
+  return *d;
 }
 
-// An error a task body has, as a (code, property) pair; empty code when it is valid.
-using BodyError = std::pair<std::string, std::string>;
-
 BodyError read_constraints(const nlohmann::json& c, TaskEntity& t) {
-  if (!c.is_object()) return {"InvalidPropertyValue", "constraints"};
+  if (!c.is_object()) return {&errors::kInvalidPropertyValue, "constraints"};
   bool bad = false;
   if (c.contains("maxWallClockTime")) t.max_wall_us = duration_us(c["maxWallClockTime"], bad);
-  if (bad) return {"InvalidPropertyValue", "maxWallClockTime"};
+  if (bad) return {&errors::kInvalidPropertyValue, "maxWallClockTime"};
   if (c.contains("retentionTime")) t.retention_us = duration_us(c["retentionTime"], bad);
-  if (bad) return {"InvalidPropertyValue", "retentionTime"};
+  if (bad) return {&errors::kInvalidPropertyValue, "retentionTime"};
   if (c.contains("maxTaskRetryCount")) {
     if (!c["maxTaskRetryCount"].is_number_integer() || c["maxTaskRetryCount"].get<int64_t>() < -1) {
-      return {"InvalidPropertyValue", "maxTaskRetryCount"};
+      return {&errors::kInvalidPropertyValue, "maxTaskRetryCount"};
     }
     t.max_retries = c["maxTaskRetryCount"].get<int>();
   }
@@ -60,37 +58,39 @@ BodyError read_constraints(const nlohmann::json& c, TaskEntity& t) {
 }
 
 BodyError check_multi_instance(const nlohmann::json& mi) {
-  if (!mi.is_object()) return {"InvalidPropertyValue", "multiInstanceSettings"};
+  if (!mi.is_object()) return {&errors::kInvalidPropertyValue, "multiInstanceSettings"};
   auto n = mi.value("numberOfInstances", 1);
-  if (n < 1 || n > 100) return {"InvalidPropertyValue", "numberOfInstances"};
+  if (n < 1 || n > 100) return {&errors::kInvalidPropertyValue, "numberOfInstances"};
   return {};
 }
 
 }  // namespace
 
-std::pair<std::string, std::string> Service::build_task(const nlohmann::json& body, TaskEntity& t) {
-  if (!body.is_object()) return {"InvalidRequestBody", ""};
-  if (!body.contains("id") || !body["id"].is_string()) return {"MissingRequiredProperty", "id"};
-  if (!is_valid_batch_id(body["id"].get<std::string>())) return {"InvalidPropertyValue", "id"};
+BodyError TaskApi::build_task(const nlohmann::json& body, TaskEntity& t) {
+  if (!body.is_object()) return {&errors::kInvalidRequestBody, ""};
+  if (!body.contains("id") || !body["id"].is_string())
+    return {&errors::kMissingRequiredProperty, "id"};
+  if (!is_valid_batch_id(body["id"].get<std::string>()))
+    return {&errors::kInvalidPropertyValue, "id"};
   if (!body.contains("commandLine") || !body["commandLine"].is_string()) {
-    return {"MissingRequiredProperty", "commandLine"};
+    return {&errors::kMissingRequiredProperty, "commandLine"};
   }
   t.id = body["id"].get<std::string>();
   t.command_line = body["commandLine"].get<std::string>();
   if (body.contains("constraints")) {
-    if (auto e = read_constraints(body["constraints"], t); !e.first.empty()) return e;
+    if (auto e = read_constraints(body["constraints"], t)) return e;
   }
   if (body.contains("requiredSlots")) {
     if (!body["requiredSlots"].is_number_integer() || body["requiredSlots"].get<int64_t>() < 1) {
-      return {"InvalidPropertyValue", "requiredSlots"};
+      return {&errors::kInvalidPropertyValue, "requiredSlots"};
     }
     t.required_slots = body["requiredSlots"].get<int>();
   }
   if (body.contains("multiInstanceSettings")) {
-    if (auto e = check_multi_instance(body["multiInstanceSettings"]); !e.first.empty()) return e;
+    if (auto e = check_multi_instance(body["multiInstanceSettings"])) return e;
   }
   if (body.contains("environmentSettings") && !body["environmentSettings"].is_array()) {
-    return {"InvalidPropertyValue", "environmentSettings"};
+    return {&errors::kInvalidPropertyValue, "environmentSettings"};
   }
   for (const char* k : kTaskExtraProperties) {
     if (!body.contains(k)) continue;
@@ -100,36 +100,14 @@ std::pair<std::string, std::string> Service::build_task(const nlohmann::json& bo
   return {};
 }
 
-TaskEntity* Service::find_task(Call& c, JobEntity& j, const std::string& task) {
-  auto it = j.tasks.find(task);
-  if (it == j.tasks.end()) {
-    not_found(c, "TaskNotFound", "task");
-    return nullptr;
-  }
-  return &it->second;
-}
-
-void Service::set_task_state(TaskEntity& t, TaskState s) {
-  t.prev_state = t.state;
-  t.prev_state_time = t.state_time;
-  t.state = s;
-  t.state_time = now();
-  touch(t, t.state_time);
-  ++changes_;
-}
-
 namespace {
 
-// Why a job takes no new tasks, or empty.
-std::pair<std::string, std::string> job_refuses_tasks(const JobEntity& j) {
-  if (j.state == JobState::Completed || j.state == JobState::Terminating) {
-    return {"JobCompleted", "The specified job is already in a completed state."};
-  }
-  if (j.state == JobState::Deleting) {
-    return {"JobBeingDeleted",
-            "The specified job has been marked for deletion and is being garbage collected."};
-  }
-  return {};
+// Why a job takes no new tasks, or nullptr.
+const ErrorText* job_refuses_tasks(const JobEntity& j) {
+  if (j.state == JobState::Completed || j.state == JobState::Terminating)
+    return &errors::kJobCompleted;
+  if (j.state == JobState::Deleting) return &errors::kJobBeingDeleted;
+  return nullptr;
 }
 
 bool uses_dependencies(const JobEntity& j) {
@@ -138,101 +116,91 @@ bool uses_dependencies(const JobEntity& j) {
 
 }  // namespace
 
-void Service::add_task(Call& c, const std::string& job) {
+void TaskApi::add_task(Call& c, const std::string& job) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
   TaskEntity t;
-  if (auto [code, prop] = build_task(body, t); !code.empty()) return bad_property(c, code, prop);
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  if (auto e = build_task(body, t)) return bad_property(c, *e.error, e.property);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  if (auto [code, msg] = job_refuses_tasks(*j); !code.empty()) return c.error(409, code, msg);
+  if (auto* refused = job_refuses_tasks(*j)) return c.error(*refused);
   if (body.contains("dependsOn") && !uses_dependencies(*j)) {
-    return c.error(409, "TaskDependenciesNotSpecifiedOnJob",
-                   "The specified job does not have task dependencies enabled.");
+    return c.error(errors::kTaskDependenciesOff);
   }
-  if (j->tasks.count(t.id)) return c.error(409, "TaskExists", "The specified task already exists.");
+  if (j->tasks.count(t.id)) return c.error(errors::kTaskExists);
   touch(t, c.now);
   t.state_time = c.now;
   c.version_headers(t);
-  const std::string url = fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, t.id);
+  const std::string url = fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, t.id);
   j->pending.insert(t.id);
   j->tasks.emplace(t.id, std::move(t));
-  ++changes_;
+  ++account_.changes_;
   c.empty(201, url);
 }
 
-void Service::add_task_collection(Call& c, const std::string& job) {
+void TaskApi::add_task_collection(Call& c, const std::string& job) {
   if (c.req.body.size() > 1024 * 1024) {
-    return c.error(413, "RequestBodyTooLarge",
-                   "The request body is too large and exceeds the maximum permissible limit.",
-                   {{"MaxLimit", "1048576"}});
+    return c.error(errors::kRequestBodyTooLarge, {{"MaxLimit", "1048576"}});
   }
   nlohmann::json body;
   if (!c.body_object(body)) return;
   if (!body.contains("value") || !body["value"].is_array())
-    return bad_property(c, "MissingRequiredProperty", "value");
+    return bad_property(c, errors::kMissingRequiredProperty, "value");
   if (body["value"].size() > 100) {
-    return c.error(400, "TooManyTasksInCollection",
-                   "The number of tasks in the collection exceeds the limit of 100.",
-                   {{"MaxLimit", "100"}});
+    return c.error(errors::kTooManyTasksInCollection, {{"MaxLimit", "100"}});
   }
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  if (auto [code, msg] = job_refuses_tasks(*j); !code.empty()) return c.error(409, code, msg);
+  if (auto* refused = job_refuses_tasks(*j)) return c.error(*refused);
   auto results = nlohmann::json::array();
   for (const auto& item : body["value"]) {
     TaskEntity t;
-    const auto built = build_task(item, t);
-    const std::string& code = built.first;
-    const std::string& prop = built.second;
+    const BodyError built = build_task(item, t);
     nlohmann::json r{{"taskId", item.is_object() ? item.value("id", "") : ""}};
-    auto fail = [&](const std::string& ecode, const std::string& message) {
+    auto fail = [&](const ErrorText& e) {
       r["status"] = "clienterror";
-      r["error"] = {{"code", ecode}, {"message", {{"lang", "en-US"}, {"value", message}}}};
-      if (!prop.empty()) r["error"]["values"] = {{{"key", "PropertyName"}, {"value", prop}}};
+      r["error"] = {{"code", e.code}, {"message", {{"lang", "en-US"}, {"value", e.message}}}};
+      if (!built.property.empty())
+        r["error"]["values"] = {{{"key", "PropertyName"}, {"value", built.property}}};
     };
-    if (!code.empty()) {
-      fail(code, "The value provided for one of the properties in the request body is invalid.");
+    if (built) {
+      fail(*built.error);
     } else if (item.contains("dependsOn") && !uses_dependencies(*j)) {
-      fail("TaskDependenciesNotSpecifiedOnJob",
-           "The specified job does not have task dependencies enabled.");
+      fail(errors::kTaskDependenciesOff);
     } else if (j->tasks.count(t.id)) {
-      fail("TaskExists", "The specified task already exists.");
+      fail(errors::kTaskExists);
     } else {
       touch(t, c.now);
       t.state_time = c.now;
       r["status"] = "success";
       r["eTag"] = t.etag;
       r["lastModified"] = format_time(c.now);
-      r["location"] = fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, t.id);
+      r["location"] = fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, t.id);
       j->pending.insert(t.id);
       j->tasks.emplace(t.id, std::move(t));
-      ++changes_;
+      ++account_.changes_;
     }
     results.push_back(std::move(r));
   }
-  c.json(200, nlohmann::json{{"odata.metadata", base_url_ + "/$metadata#taskaddresult"},
+  c.json(200, nlohmann::json{{"odata.metadata", account_.base_url_ + "/$metadata#taskaddresult"},
                              {"value", results}}
                   .dump());
 }
 
-void Service::list_tasks(Call& c, const std::string& job) {
+void TaskApi::list_tasks(Call& c, const std::string& job) {
   ListQuery q;
-  if (!parse_list(c, ListKind::Tasks, q)) return;
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, job);
+  if (!read_list_query(c, ListKind::Tasks, q)) return;
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
   std::string body;
   body.reserve(static_cast<size_t>(q.max_results) * (q.select.all() ? 900 : 200));
-  body = page_start("tasks");
-  int n = 0;
-  std::string last;
-  auto it = q.after.empty() ? j->tasks.begin() : j->tasks.upper_bound(q.after);
+  body = page_start(account_.base_url_, "tasks");
   const bool filtered = !q.filter.empty();
-  for (; it != j->tasks.end() && n < q.max_results; ++it) {
-    const auto& t = it->second;
+  auto keep = [&](const auto& entry) {
+    const TaskEntity& t = entry.second;
     if (filtered) {
       auto get = [&](std::string_view prop) -> FilterValue {
         if (prop == "id") return t.id;
@@ -264,72 +232,74 @@ void Service::list_tasks(Call& c, const std::string& job) {
         if (prop == "requiredSlots") return int64_t{t.required_slots};
         return {};
       };
-      if (!q.filter.matches(get)) continue;
+      return q.filter.matches(get);
     }
-    if (n++) body += ",";
-    body += render_task(*j, t, q.select);
-    last = t.id;
-  }
-  finish_page(c, body, it != j->tasks.end(), last);
+    return true;
+  };
+  auto write = [&](const auto& entry, std::string& out) {
+    out += render_task(*j, entry.second, q.select);
+  };
+  send_page(c, body, fill_map_page(body, q, j->tasks, keep, write));
 }
 
-void Service::get_task(Call& c, const std::string& job, const std::string& task) {
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, job);
+void TaskApi::get_task(Call& c, const std::string& job, const std::string& task) {
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, false)) return;
   c.version_headers(*t);
   c.json(200, render_task(*j, *t, Select::parse(c.param("$select"))));
 }
 
-void Service::put_task(Call& c, const std::string& job, const std::string& task) {
+void TaskApi::put_task(Call& c, const std::string& job, const std::string& task) {
   nlohmann::json body;
   if (!c.body_object(body)) return;
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
   if (body.contains("constraints")) {
     TaskEntity copy;
     copy.max_wall_us = t->max_wall_us;
     copy.retention_us = t->retention_us;
     copy.max_retries = t->max_retries;
-    if (auto [code, prop] = read_constraints(body["constraints"], copy); !code.empty()) {
-      return bad_property(c, code, prop);
+    if (auto e = read_constraints(body["constraints"], copy)) {
+      return bad_property(c, *e.error, e.property);
     }
     t->max_wall_us = copy.max_wall_us;
     t->retention_us = copy.retention_us;
     t->max_retries = copy.max_retries;
   }
   touch(*t, c.now);
-  ++changes_;
+  ++account_.changes_;
   c.version_headers(*t);
-  c.empty(200, fmt::format("{}/jobs/{}/tasks/{}", base_url_, job, task));
+  c.empty(200, fmt::format("{}/jobs/{}/tasks/{}", account_.base_url_, job, task));
 }
 
-void Service::delete_task(Call& c, const std::string& job, const std::string& task) {
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+void TaskApi::delete_task(Call& c, const std::string& job, const std::string& task) {
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
-  if (t->state != TaskState::Completed) stop_run(*j, *t, std::chrono::seconds(1));
-  if (t->state == TaskState::Running || t->state == TaskState::Preparing) release_slots(*t);
+  if (t->state != TaskState::Completed) account_.stop_run(*j, *t, std::chrono::seconds(1));
+  if (t->state == TaskState::Running || t->state == TaskState::Preparing)
+    account_.release_slots(*t);
   j->pending.erase(task);
   j->running.erase(task);
   j->tasks.erase(task);
-  ++changes_;
+  ++account_.changes_;
   c.empty(200);
 }
 
-void Service::task_action(Call& c, const std::string& job, const std::string& task,
+void TaskApi::task_action(Call& c, const std::string& job, const std::string& task,
                           const std::string& action) {
-  std::unique_lock lock(mu_);
-  auto* j = find_job(c, job);
+  std::unique_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t || !c.conditions_pass(*t, true)) return;
   if (action == "terminate") {
     if (t->state == TaskState::Active) {
@@ -338,50 +308,50 @@ void Service::task_action(Call& c, const std::string& job, const std::string& ta
       t->exec.failure_code = "TaskEnded";
       t->exec.failure_message = "Task Was Ended by User Request";
       t->exec.end = c.now;
-      set_task_state(*t, TaskState::Completed);
-      after_task_completed(*j, *t);
+      account_.set_task_state(*t, TaskState::Completed);
+      account_.after_task_completed(*j, *t);
     } else if (t->state != TaskState::Completed) {
-      stop_run(*j, *t, std::chrono::seconds(3));
+      account_.stop_run(*j, *t, std::chrono::seconds(3));
     }
     return c.empty(204);
   }
   // reactivate: only a task that completed with a failure, in a job that still runs.
   if (t->state != TaskState::Completed || t->exec.result != TaskResult::Failure) {
-    return c.error(409, "TaskNotFailed",
-                   "The specified task has not failed; only failed tasks can be reactivated.");
+    return c.error(errors::kTaskNotFailed);
   }
   if (j->state == JobState::Completed || j->state == JobState::Terminating ||
       j->state == JobState::Deleting) {
-    return c.error(409, "JobCompleted", "The specified job is already in a completed state.");
+    return c.error(errors::kJobCompleted);
   }
-  if (runner_ && t->engine_started) runner_->remove(job, engine_id(t->id, t->engine_generation));
+  if (account_.runner_ && t->engine_started)
+    account_.runner_->remove(job, engine_id(t->id, t->engine_generation));
   t->engine_started = false;
   t->engine_generation++;
   t->exec = Execution{};
   t->node_id.clear();
-  set_task_state(*t, TaskState::Active);
+  account_.set_task_state(*t, TaskState::Active);
   j->pending.insert(t->id);
   c.empty(204);
 }
 
-void Service::subtasks_info(Call& c, const std::string& job, const std::string& task) {
-  std::shared_lock lock(mu_);
-  auto* j = find_job(c, job);
+void TaskApi::subtasks_info(Call& c, const std::string& job, const std::string& task) {
+  std::shared_lock lock(account_.mu_);
+  auto* j = account_.find_job(c, job);
   if (!j) return;
-  auto* t = find_task(c, *j, task);
+  auto* t = account_.find_task(c, *j, task);
   if (!t) return;
   auto arr = nlohmann::json::array();
   for (const auto& s : t->subtasks) {
     if (s.id == 0) continue;  // the primary is the task itself
-    nlohmann::json x{
-        {"id", s.id},
-        {"state", wire(s.state)},
-        {"stateTransitionTime", format_time(s.state_time)},
-        {"nodeInfo",
-         {{"affinityId", "TVM:" + s.node_id},
-          {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", base_url_, t->pool_id, s.node_id)},
-          {"poolId", t->pool_id},
-          {"nodeId", s.node_id}}}};
+    nlohmann::json x{{"id", s.id},
+                     {"state", wire(s.state)},
+                     {"stateTransitionTime", format_time(s.state_time)},
+                     {"nodeInfo",
+                      {{"affinityId", "TVM:" + s.node_id},
+                       {"nodeUrl", fmt::format("{}/pools/{}/nodes/{}", account_.base_url_,
+                                               t->pool_id, s.node_id)},
+                       {"poolId", t->pool_id},
+                       {"nodeId", s.node_id}}}};
     if (s.exec.start) x["startTime"] = format_time(s.exec.start);
     if (s.exec.end) x["endTime"] = format_time(s.exec.end);
     if (s.exec.exit_code) x["exitCode"] = *s.exec.exit_code;
@@ -393,9 +363,10 @@ void Service::subtasks_info(Call& c, const std::string& job, const std::string& 
     }
     arr.push_back(std::move(x));
   }
-  c.json(200, nlohmann::json{{"odata.metadata", base_url_ + "/$metadata#subtaskinformations"},
-                             {"value", arr}}
-                  .dump());
+  c.json(200,
+         nlohmann::json{{"odata.metadata", account_.base_url_ + "/$metadata#subtaskinformations"},
+                        {"value", arr}}
+             .dump());
 }
 
 }  // namespace trainyard::emu

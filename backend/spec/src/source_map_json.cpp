@@ -5,23 +5,11 @@
 #include <fmt/format.h>
 
 #include "core/json_error.hpp"
+#include "core/text.hpp"
 
 namespace trainyard::spec {
 
-namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<JsonSource> load_json_source(std::string file, std::string_view text) {
   JsonSource src;
