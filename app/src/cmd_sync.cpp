@@ -1,5 +1,5 @@
-// `trainyard sync [--account A] [--job J] [--json]`: one full pass of Batch accounts into the
-// cache.
+// `trainyard sync [--account A] [--job J] [--full] [--json]`: one pass of Batch accounts into the
+// cache, incremental where the cache holds a watermark.
 #include <memory>
 
 #include <fmt/format.h>
@@ -18,17 +18,20 @@ namespace {
 struct SyncFlags {
   std::string account, job;
   bool json = false;
+  bool full = false;
 };
 
 std::string sync_line(const std::string& what, const SyncStats& s) {
-  return fmt::format("synced {}: {} entities, {} requests, {} bytes, {:.2f} s", what, s.entities,
-                     s.requests, s.bytes, s.seconds);
+  return fmt::format("synced {}: {} pass, {} entities, {} deleted, {} requests, {} bytes, {:.2f} s",
+                     what, pass_kind(s), s.entities, s.deleted, s.requests, s.bytes, s.seconds);
 }
 
-Result<SyncStats> sync_one(AppContext& ctx, const azure::AccountConfig& a, const std::string& job) {
+Result<SyncStats> sync_one(AppContext& ctx, const azure::AccountConfig& a, const SyncFlags& f) {
   auto client = open_batch_client(a, ctx.clock);
   if (!client) return client.error();
-  SyncScope scope{a.name, a.emulator ? AccountKind::Emulator : AccountKind::Batch, a.endpoint, job};
+  SyncScope scope{a.name, a.emulator ? AccountKind::Emulator : AccountKind::Batch, a.endpoint,
+                  f.job};
+  scope.full = f.full;
   return full_sync(*ctx.store, **client, scope);
 }
 
@@ -52,7 +55,7 @@ int sync_command(const CliState& st, const SyncFlags& f) {
     return report(make_error(ErrorKind::Usage, "--job needs --account"));
   int failures = 0;
   for (const auto& a : targets) {
-    auto stats = sync_one(**ctx, a, f.job);
+    auto stats = sync_one(**ctx, a, f);
     if (!stats) {
       out::eprint("trainyard: sync {}: {}", a.name, stats.error().message);
       ++failures;
@@ -61,6 +64,7 @@ int sync_command(const CliState& st, const SyncFlags& f) {
     const std::string what = f.job.empty() ? a.name : a.name + "/" + f.job;
     if (f.json) {
       out::json(nlohmann::json{{"synced", what},
+                               {"pass", pass_kind(*stats)},
                                {"entities", stats->entities},
                                {"deleted", stats->deleted},
                                {"requests", stats->requests},
@@ -78,9 +82,11 @@ int sync_command(const CliState& st, const SyncFlags& f) {
 
 void register_sync(CLI::App& app, CliState& st) {
   auto f = std::make_shared<SyncFlags>();
-  auto* cmd = app.add_subcommand("sync", "Fetch Batch accounts into the cache (one full pass)");
+  auto* cmd = app.add_subcommand(
+      "sync", "Fetch Batch accounts into the cache (only what changed since the last pass)");
   cmd->add_option("--account", f->account, "Only this account (default: every Batch account)");
   cmd->add_option("--job", f->job, "Only this job and its tasks");
+  cmd->add_flag("--full", f->full, "List every task, even of jobs the cache holds a watermark for");
   cmd->add_flag("--json", f->json, "Print the figures as JSON");
   cmd->callback([&st, f] { st.action = [&st, f] { return sync_command(st, *f); }; });
 }

@@ -40,12 +40,15 @@ size_t cached_tasks(SyncFixture& f, const std::string& job) {
   return ids.ok() ? ids->size() : 0;
 }
 
-// A resumed pass that ended: its resume point is gone, and the next pass lists everything again.
+// A resumed pass that ended: its resume point is gone, and the next full pass lists everything
+// again.
 void expect_resume_finished(SyncFixture& f, const std::string& scope, int64_t all_entities) {
   auto m = f.store->sync_mark(f.emu.account(), scope);
   ASSERT_TRUE(m.ok() && m->has_value());
   EXPECT_TRUE((*m)->resume_link.empty());
-  auto again = full_sync(*f.store, *f.client, f.scope);
+  SyncScope full = f.scope;
+  full.full = true;
+  auto again = full_sync(*f.store, *f.client, full);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(again->entities, all_entities);
 }
@@ -140,6 +143,7 @@ TEST(BatchSync, AnOlderListingDoesNotUndoANewerRow) {
   newer.last_modified = *newer.last_modified + 1h;
   newer.etag = "0xNEWER";
   ASSERT_TRUE(f.store->upsert_task(newer).ok());
+  f.scope.full = true;
   ASSERT_TRUE(full_sync(*f.store, *f.client, f.scope).ok());
   auto after = f.store->task(f.emu.account(), "seed-sweep", "task-0000004");
   EXPECT_EQ((*after)->display_name, "stored by the poller");

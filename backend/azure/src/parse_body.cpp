@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "azure/parse.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 namespace {
@@ -118,7 +119,7 @@ Error caught(const std::exception& e) {
 
 }  // namespace
 
-Result<json> parse_json_body(std::string_view body) try {
+Result<void> detail::check_body_limits(std::string_view body) {
   if (body.size() > kMaxBodyBytes) {
     return make_error(ErrorKind::Parse, fmt::format("body is {} bytes, over the {} MiB limit",
                                                     body.size(), kMaxBodyBytes >> 20));
@@ -127,6 +128,11 @@ Result<json> parse_json_body(std::string_view body) try {
     return make_error(ErrorKind::Parse,
                       fmt::format("nested deeper than {} levels at byte {}", kMaxJsonDepth, at));
   }
+  return {};
+}
+
+Result<json> parse_json_body(std::string_view body) try {
+  TY_TRY(detail::check_body_limits(body));
   return json::parse(body);
 } catch (const json::parse_error& e) {
   return make_error(ErrorKind::Parse, fmt::format("not JSON at byte {}", e.byte));

@@ -1,4 +1,5 @@
 // JsonFields: typed member reads that name the JSON pointer of whatever is wrong.
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "azure/parse.hpp"
 #include "core/text.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 namespace {
@@ -85,6 +87,55 @@ std::string escape_pointer_token(std::string_view key) {
 }
 
 }  // namespace
+
+namespace detail {
+
+Result<Timestamp> time_value(std::string_view text) {
+  if (text.size() > kMaxTimeText)
+    return make_error(ErrorKind::Parse, "not an ISO 8601 UTC time (too long)");
+  return parse_iso8601(text);
+}
+
+Result<std::optional<Duration>> duration_value(std::string_view text) {
+  if (iequals(text, kUnlimited)) return std::optional<Duration>{};
+  if (text.size() > kMaxTimeText)
+    return make_error(ErrorKind::Parse, "not an ISO 8601 duration (too long)");
+  // Far longer than "unlimited" is unlimited; the parser would overflow.
+  if (rough_seconds(text) >= kOverflowSeconds) return std::optional<Duration>{};
+  auto d = parse_iso_duration(text);
+  if (!d) return d.error();
+  if (*d >= kUnlimitedMicros) return std::optional<Duration>{};
+  return std::optional<Duration>(*d);
+}
+
+Result<int> int_value(std::optional<std::uint64_t> unsigned_value,
+                      std::optional<std::int64_t> signed_value) {
+  if (unsigned_value) {
+    if (*unsigned_value <= static_cast<std::uint64_t>(INT_MAX))
+      return static_cast<int>(*unsigned_value);
+    return make_error(ErrorKind::Parse, fmt::format("{} is out of range", *unsigned_value));
+  }
+  const std::int64_t i = signed_value.value_or(0);
+  if (i >= INT_MIN && i <= INT_MAX) return static_cast<int>(i);
+  return make_error(ErrorKind::Parse, fmt::format("{} is out of range", i));
+}
+
+// Most task ids one dependsOn may expand to.
+constexpr std::size_t kMaxDependencyIds = 100'000;
+
+Result<void> append_id_range(int start, int end, std::vector<std::string>& ids) {
+  if (end < start)
+    return make_error(ErrorKind::Parse, fmt::format("end {} is before start {}", end, start));
+  auto width = static_cast<std::size_t>(static_cast<std::int64_t>(end) - start + 1);
+  if (width > kMaxDependencyIds - std::min(ids.size(), kMaxDependencyIds)) {
+    return make_error(ErrorKind::Parse,
+                      fmt::format("dependsOn expands to more than {} task ids", kMaxDependencyIds));
+  }
+  for (std::int64_t id = start; id <= end; ++id) ids.push_back(std::to_string(id));
+  return {};
+}
+
+}  // namespace detail
 
 JsonFields::JsonFields(std::string pointer, std::optional<Error>& sink)
     : ptr_(std::move(pointer)), sink_(&sink) {}
@@ -173,21 +224,14 @@ void JsonFields::get(std::string_view key, bool& out) const {
 void JsonFields::get(std::string_view key, std::optional<int>& out) const {
   const json* v = member(key);
   if (!v) return;
-  if (v->is_number_unsigned()) {
-    auto u = v->get<std::uint64_t>();
-    if (u <= static_cast<std::uint64_t>(INT_MAX))
-      out = static_cast<int>(u);
-    else
-      fail(key, fmt::format("{} is out of range", u));
-  } else if (v->is_number_integer()) {
-    auto i = v->get<std::int64_t>();
-    if (i >= INT_MIN && i <= INT_MAX)
-      out = static_cast<int>(i);
-    else
-      fail(key, fmt::format("{} is out of range", i));
-  } else {
-    fail(key, "expected an integer, got " + (v->is_number() ? v->dump() : a_type(*v)));
-  }
+  if (!v->is_number_integer())
+    return fail(key, "expected an integer, got " + (v->is_number() ? v->dump() : a_type(*v)));
+  auto i = v->is_number_unsigned() ? detail::int_value(v->get<std::uint64_t>(), std::nullopt)
+                                   : detail::int_value(std::nullopt, v->get<std::int64_t>());
+  if (i)
+    out = *i;
+  else
+    fail(key, i.error().message);
 }
 
 void JsonFields::get(std::string_view key, int& out) const {
@@ -199,8 +243,7 @@ void JsonFields::get(std::string_view key, int& out) const {
 void JsonFields::get(std::string_view key, std::optional<Timestamp>& out) const {
   const std::string* s = text(key);
   if (!s) return;
-  if (s->size() > kMaxTimeText) return fail(key, "not an ISO 8601 UTC time (too long)");
-  auto t = parse_iso8601(*s);
+  auto t = detail::time_value(*s);
   if (t)
     out = *t;
   else
@@ -210,19 +253,11 @@ void JsonFields::get(std::string_view key, std::optional<Timestamp>& out) const 
 void JsonFields::get(std::string_view key, std::optional<Duration>& out) const {
   const std::string* s = text(key);
   if (!s) return;
-  if (iequals(*s, kUnlimited)) {
-    out = std::nullopt;
-    return;
-  }
-  if (s->size() > kMaxTimeText) return fail(key, "not an ISO 8601 duration (too long)");
-  if (rough_seconds(*s) >= kOverflowSeconds) {
-    out = std::nullopt;  // far longer than "unlimited" is unlimited; the parser would overflow
-    return;
-  }
-  auto d = parse_iso_duration(*s);
-  if (!d) return fail(key, d.error().message);
-  out = *d;
-  if (*d >= kUnlimitedMicros) out = std::nullopt;
+  auto d = detail::duration_value(*s);
+  if (d)
+    out = *d;
+  else
+    fail(key, d.error().message);
 }
 
 void JsonFields::get(std::string_view key, std::vector<std::string>& out) const {

@@ -6,15 +6,12 @@
 
 #include "azure/http.hpp"
 #include "azure/parse.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 namespace {
 
 using nlohmann::json;
-
-// Most task ids one dependsOn may expand to; Batch allows ranges of any width, and a hostile or
-// broken `{"start":1,"end":2000000000}` must not take gigabytes.
-constexpr std::size_t kMaxDependencyIds = 100'000;
 
 void read_task_states(const JsonFields& f, Task& t) {
   // Unknown task state reads as active: not final, so the task is watched until it completes.
@@ -35,11 +32,7 @@ void expand_range(const JsonFields& r, std::vector<std::string>& ids) {
   r.require("start", start);
   r.require("end", end);
   if (!r.ok()) return;
-  if (end < start) return r.fail("", fmt::format("end {} is before start {}", end, start));
-  auto width = static_cast<std::size_t>(static_cast<std::int64_t>(end) - start + 1);
-  if (width > kMaxDependencyIds - std::min(ids.size(), kMaxDependencyIds))
-    return r.fail("", fmt::format("dependsOn expands to more than {} task ids", kMaxDependencyIds));
-  for (std::int64_t id = start; id <= end; ++id) ids.push_back(std::to_string(id));
+  if (auto ok = detail::append_id_range(start, end, ids); !ok) r.fail("", ok.error().message);
 }
 
 void read_depends_on(const JsonFields& f, std::vector<std::string>& ids) {

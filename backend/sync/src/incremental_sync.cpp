@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "azure/batch_actions.hpp"
+#include "azure/task_page.hpp"
 #include "sync_pages.hpp"
 
 namespace trainyard {
@@ -67,14 +68,34 @@ std::string tasks_path(const std::string& job) {
   return "/jobs/" + azure::url_encode(job) + "/tasks";
 }
 
+// Task pages are parsed as they stream (parse_task_page) on this thread while the writer stores
+// the previous one.
 Result<void> list_tasks(SyncTarget& t, const std::string& job, const ListStart& start,
                         std::set<std::string>& seen, SyncStats& stats,
                         detail::PageWriter<Task>::AfterPage after_page = {}) {
-  return sync_list<Task>(
-      t.store, t.client, start,
-      [&](const nlohmann::json& j) { return azure::parse_task(j, t.account, job); },
-      [&](const Task& task) { return t.store.upsert_task(task); }, seen, stats,
-      std::move(after_page));
+  detail::PageWriter<Task> writer(
+      t.store,
+      [&](const std::vector<Task>& tasks) -> Result<void> {
+        for (const auto& task : tasks) TY_TRY(t.store.upsert_task(task));
+        return {};
+      },
+      std::move(after_page), seen, stats);
+  auto on_body = [&](std::string& body) -> Result<std::string> {
+    auto page = azure::parse_task_page(body, t.account, job);
+    if (!page) {
+      return make_error(ErrorKind::Parse, fmt::format("{}{}: {}", t.client.options().endpoint,
+                                                      start.path, page.error().message));
+    }
+    std::string next = page->next_link;
+    TY_TRY(writer.push(std::move(page->tasks), std::move(page->next_link)));
+    return next;
+  };
+  auto listed = start.resume_link.empty()
+                    ? azure::list_bodies(t.client, start.path, start.query, on_body)
+                    : azure::list_bodies_from(t.client, start.resume_link, on_body);
+  auto written = writer.finish();
+  if (!listed) return listed;
+  return written;
 }
 
 // Lists every task of a job (from the start, or on from `resume_link`), recording with each page
@@ -341,6 +362,13 @@ Result<void> refresh_tasks(SyncTarget& t, const std::string& job, TaskRefresh ho
     ++stats.deleted;
   }
   return r;
+}
+
+Result<void> refresh_changed_tasks(SyncTarget& t, const std::string& job, SyncStats& stats) {
+  TY_TRY(refresh_tasks(t, job, TaskRefresh::Incremental, stats));
+  auto differ = task_counts_differ(t, job);
+  if (!differ) return differ.error();
+  return *differ ? refresh_tasks(t, job, TaskRefresh::Versions, stats) : Result<void>{};
 }
 
 Result<bool> task_counts_differ(SyncTarget& t, const std::string& job) {

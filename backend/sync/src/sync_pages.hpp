@@ -19,22 +19,21 @@
 
 namespace trainyard::detail {
 
-/// Converts and writes pages on a thread of its own while the caller fetches the next one: the
-/// service's time and ours overlap. Each page is one transaction, so a reader never sees half a
-/// page. The store is used by this thread alone while the writer lives.
+/// Writes pages on a thread of its own while the caller fetches and parses the next one: the
+/// service's time and ours overlap. At most two parsed pages wait, so memory stays flat however
+/// long the list. Each page is one transaction, so a reader never sees half a page. The store is
+/// used by this thread alone while the writer lives.
 template <typename T>
 class PageWriter {
  public:
-  using Convert = std::function<Result<T>(const nlohmann::json&)>;
-  using Write = std::function<Result<void>(const T&)>;
+  /// Writes one page's items (inside its transaction).
+  using Write = std::function<Result<void>(const std::vector<T>&)>;
   /// Runs in each page's transaction with the page's next link (empty on the last page).
   using AfterPage = std::function<Result<void>(const std::string& next_link)>;
 
-  PageWriter(Store& store, std::string path, Convert convert, Write write, AfterPage after_page,
-             std::set<std::string>& seen, SyncStats& stats)
+  PageWriter(Store& store, Write write, AfterPage after_page, std::set<std::string>& seen,
+             SyncStats& stats)
       : store_(store),
-        path_(std::move(path)),
-        convert_(std::move(convert)),
         write_(std::move(write)),
         after_page_(std::move(after_page)),
         seen_(seen),
@@ -45,11 +44,11 @@ class PageWriter {
   PageWriter& operator=(const PageWriter&) = delete;
 
   /// Queues a page (waiting while two are queued); the writer's first error, if it failed.
-  Result<void> push(azure::ListPage&& page) {
+  Result<void> push(std::vector<T>&& items, std::string next_link) {
     std::unique_lock<std::mutex> g(mu_);
     cv_.wait(g, [&] { return pages_.size() < 2 || error_; });
     if (error_) return *error_;
-    pages_.push_back(std::move(page));
+    pages_.push_back({std::move(items), std::move(next_link)});
     cv_.notify_all();
     return {};
   }
@@ -66,9 +65,14 @@ class PageWriter {
   }
 
  private:
+  struct Page {
+    std::vector<T> items;
+    std::string next_link;
+  };
+
   void run() {
     for (;;) {
-      azure::ListPage page;
+      Page page;
       {
         std::unique_lock<std::mutex> g(mu_);
         cv_.wait(g, [&] { return !pages_.empty() || done_; });
@@ -86,34 +90,23 @@ class PageWriter {
     }
   }
 
-  Result<void> write_page(const azure::ListPage& page) {
-    std::vector<T> items;
-    items.reserve(page.items.size());
-    for (const auto& j : page.items) {
-      auto e = convert_(j);
-      if (!e) return make_error(ErrorKind::Parse, fmt::format("{}: {}", path_, e.error().message));
-      items.push_back(std::move(*e));
-    }
+  Result<void> write_page(const Page& page) {
     return store_.write([&]() -> Result<void> {
-      for (const auto& item : items) {
-        if (auto ok = write_(item); !ok) return ok;
-        seen_.insert(item.id);
-        ++stats_.entities;
-      }
+      TY_TRY(write_(page.items));
+      for (const auto& item : page.items) seen_.insert(item.id);
+      stats_.entities += static_cast<int64_t>(page.items.size());
       return after_page_ ? after_page_(page.next_link) : Result<void>{};
     });
   }
 
   Store& store_;
-  std::string path_;
-  Convert convert_;
   Write write_;
   AfterPage after_page_;
   std::set<std::string>& seen_;
   SyncStats& stats_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<azure::ListPage> pages_;
+  std::deque<Page> pages_;
   std::optional<Error> error_;
   bool done_ = false;
   std::thread thread_;  // last: started once everything it uses exists
@@ -127,15 +120,29 @@ struct ListStart {
   std::string resume_link;
 };
 
-/// Lists and writes each page's items (converted by `parse`, written by `write`) in one
-/// transaction per page, with `after_page` (may be empty) in the same transaction; the ids
+/// Lists and writes each page's items (converted by `parse`, written one by one by `write`) in
+/// one transaction per page, with `after_page` (may be empty) in the same transaction; the ids
 /// written go to `seen`.
 template <typename T, typename Parse, typename Write>
 Result<void> sync_list(Store& store, azure::BatchClient& client, const ListStart& start,
                        Parse parse, Write write, std::set<std::string>& seen, SyncStats& stats,
                        typename PageWriter<T>::AfterPage after_page = {}) {
-  PageWriter<T> writer(store, start.path, parse, write, std::move(after_page), seen, stats);
-  auto push = [&](azure::ListPage& page) -> Result<void> { return writer.push(std::move(page)); };
+  auto write_all = [&](const std::vector<T>& items) -> Result<void> {
+    for (const auto& item : items) TY_TRY(write(item));
+    return {};
+  };
+  PageWriter<T> writer(store, write_all, std::move(after_page), seen, stats);
+  auto push = [&](azure::ListPage& page) -> Result<void> {
+    std::vector<T> items;
+    items.reserve(page.items.size());
+    for (const auto& j : page.items) {
+      auto e = parse(j);
+      if (!e)
+        return make_error(ErrorKind::Parse, fmt::format("{}: {}", start.path, e.error().message));
+      items.push_back(std::move(*e));
+    }
+    return writer.push(std::move(items), page.next_link);
+  };
   auto listed = start.resume_link.empty() ? client.list(start.path, start.query, push)
                                           : client.list_from(start.resume_link, push);
   auto written = writer.finish();

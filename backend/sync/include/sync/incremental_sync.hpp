@@ -58,6 +58,11 @@ enum class TaskRefresh {
 Result<void> refresh_tasks(SyncTarget& t, const std::string& job, TaskRefresh how,
                            SyncStats& stats);
 
+/// A job's tasks as `trainyard sync` refreshes them once the cache holds a watermark: the tasks
+/// changed since (TaskRefresh::Incremental), then, when the job's task counts still differ from
+/// the cache's (a task deleted, or a change the filter cannot see), a version pass.
+Result<void> refresh_changed_tasks(SyncTarget& t, const std::string& job, SyncStats& stats);
+
 /// Whether a job's tasks are due a version pass: never compared whole, or last compared `every`
 /// or longer ago (this machine's clock). The time is kept in the store, so a restarted poller
 /// keeps the cadence.
