@@ -1,6 +1,7 @@
 // The GPU pane: one row of gauges per GPU, its processes (ours or foreign) and a history chart.
 #include <fmt/format.h>
 
+#include "gpu_history_chart.hpp"
 #include "local/gpu_processes.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
@@ -80,19 +81,7 @@ void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
     }
   }
   if (snap->history.empty() || y + 6 > r.bottom()) return;
-  LineChartVm vm;
-  vm.title = "utilisation % (last 10 min)";
-  vm.y_min = 0;
-  vm.y_max = 100;
-  int i = 0;
-  for (const auto& h : snap->history) {
-    Series s;
-    s.name = fmt::format("GPU {}", h.index);
-    s.role = static_cast<Role>(static_cast<int>(Role::ChartSeries1) + (i++ % 6));
-    for (const auto& p : h.points)
-      s.values.push_back(p.util_percent ? *p.util_percent : std::nan(""));
-    vm.series.push_back(std::move(s));
-  }
+  auto vm = gpu_history_chart(snap->history, snap->last_sample_at.value_or(ctx.clock.now()));
   render_line_chart(vm, c, Rect{r.x, y + 1, r.w, r.bottom() - y - 1});
 }
 
