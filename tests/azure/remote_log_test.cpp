@@ -286,6 +286,8 @@ TEST(RemoteLog, NoByteIsFetchedTwiceWhileAFileGrows) {
     size += st->new_bytes;
     write_file(file, pattern(300 + 500 * i, static_cast<char>(9 + i)), true);
   }
+  // Each step took everything there was: 700, then each append before it.
+  EXPECT_EQ(size, 700u + 300u + 800u + 1300u + 1800u + 2300u);
   ASSERT_TRUE(tail.step().ok());
   // 700 + 300 + 800 + 1300 + 1800 + 2300 + 2800 bytes, each fetched once: the ranges asked for
   // were contiguous and never overlapped.
