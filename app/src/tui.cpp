@@ -104,6 +104,7 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->edit_file = [&term, &ctx](const std::string& path) { return edit_file(ctx, term, path); };
   register_known_accounts(ctx);
   st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
+  st_->reader = TuiReader::open(ctx, [st = st_.get()](Event e) { st->events.post(e); });
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, st_->panes.by_name(st_->options.view));
@@ -151,12 +152,24 @@ void Tui::settle() {
   refresh();
 }
 
+// A table pane's page, the sync facts and the preemption news come from the reader; a pane
+// that reads anything else (a log, the sweep's runs) refreshes itself.
 void Tui::refresh() {
-  focused_pane(*st_).refresh(ctx_, *st_);
+  auto& pane = focused_pane(*st_);
+  if (!st_->reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
+  if (st_->reader) request_page(*st_);
   update_pollers(ctx_, *st_);
   age_status(*st_);
   fill_sync_status(ctx_, *st_);
-  announce_preemptions(ctx_, *st_);
+  if (!st_->reader) announce_preemptions(ctx_, *st_);
+}
+
+// The reader's model for the latest request is shown with the status it brings.
+bool Tui::apply_read() {
+  if (!st_->reader || !apply_page(*st_)) return false;
+  update_pollers(ctx_, *st_);
+  fill_sync_status(ctx_, *st_);
+  return true;
 }
 
 void Tui::draw() {
@@ -196,17 +209,20 @@ void Tui::tick() {
 // Workers' news: an action's outcome goes to the status bar; a poller's write reloads the pane
 // (when the store really changed); a GPU sample only redraws the GPU pane.
 bool Tui::handle_events() {
-  bool changed = st_->local->run_replies() > 0, wrote = false;
+  bool changed = st_->local->run_replies() > 0, wrote = false, read = false;
   for (auto& [account, runner] : st_->runners) changed = runner->run_replies() > 0 || changed;
   for (auto& e : st_->events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
       set_status_from(*st_, m->origin, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
       poke_poller(*st_);  // what the action changed is polled at once
       changed = true;
+    } else if (std::holds_alternative<PageReady>(e)) {
+      read = true;
     } else {
       wrote = true;
     }
   }
+  if (read) changed = apply_read() || changed;
   if (wrote && focused_pane(*st_).shows_samples()) return true;
   if (wrote) tick();
   return changed || wrote;

@@ -153,6 +153,9 @@ class Pane {
   virtual bool per_account() const { return true; }
   /// Rows that Enter drills into and that keys move through.
   virtual bool is_table() const { return true; }
+  /// The reader loads the pane's page on its own connection (a pane that reads anything else
+  /// refreshes itself).
+  virtual bool reads_in_background() const { return is_table(); }
 
   /// The sync-mark scope the pane shows (`tasks/<job>`…); empty for panes with none.
   virtual std::string focus_scope(const Frame&) const { return ""; }

@@ -35,6 +35,7 @@ class SweepPane : public Pane {
     return true;
   }
   bool act(AppContext& ctx, TuiState& st, Action a) override { return sweep_action(ctx, st, a); }
+  bool reads_in_background() const override { return false; }
   void refresh(AppContext& ctx, TuiState& st) override { refresh_sweep(ctx, st); }
   Rect table_rect(const TuiState& st, Rect body) const override {
     return sweep_table_rect(st, body);

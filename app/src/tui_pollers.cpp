@@ -174,6 +174,14 @@ std::string poller_status(TuiState& st, const BatchPoller& poller) {
 
 }  // namespace
 
+SyncFacts read_sync_facts(AppContext& ctx, const TuiState& st) {
+  const auto& f = st.stack.back();
+  const auto& pane = focused_pane(st);
+  if (f.account == kLocalAccount || !pane.per_account()) return {};
+  auto mark = ctx.store->sync_mark(f.account, pane.focus_scope(f));
+  return {shown_data_time(ctx, st), mark && *mark ? (*mark)->error : ""};
+}
+
 void fill_sync_status(AppContext& ctx, TuiState& st) {
   const auto& f = st.top();
   st.status.note.clear();
@@ -184,9 +192,10 @@ void fill_sync_status(AppContext& ctx, TuiState& st) {
     st.data_time = ctx.clock.now();
     return;
   }
-  auto mark = ctx.store->sync_mark(f.account, pane.focus_scope(f));
-  st.data_time = shown_data_time(ctx, st);
-  std::string error = mark && *mark ? (*mark)->error : "";
+  // With a reader, the facts came with the model on screen: the UI thread does not query.
+  auto facts = st.reader ? st.sync : read_sync_facts(ctx, st);
+  st.data_time = facts.data_time;
+  std::string error = facts.error;
   auto it = st.pollers.find(f.account);
   if (it == st.pollers.end())
     st.status.note = st.live ? "offline: cache only" : "";

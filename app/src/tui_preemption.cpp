@@ -79,17 +79,24 @@ std::string news_of(AppContext& ctx, const std::string& account, PreemptionWatch
 
 }  // namespace
 
-void announce_preemptions(AppContext& ctx, TuiState& st) {
-  std::set<std::string> accounts;
-  for (const auto& entry : st.pollers) accounts.insert(entry.first);
-  if (st.top().account != kLocalAccount) accounts.insert(st.top().account);
+std::string preemption_news(AppContext& ctx, const std::vector<std::string>& polled,
+                            const std::string& focused, PreemptionWatch& watch) {
+  std::set<std::string> accounts(polled.begin(), polled.end());
+  if (focused != kLocalAccount) accounts.insert(focused);
   std::string message;
   for (const auto& account : accounts) {
-    auto news = news_of(ctx, account, st.preemptions);
+    auto news = news_of(ctx, account, watch);
     if (news.empty()) continue;
-    if (account != st.top().account) news = account + ": " + news;
+    if (account != focused) news = account + ": " + news;
     message += (message.empty() ? "" : " · ") + news;
   }
+  return message;
+}
+
+void announce_preemptions(AppContext& ctx, TuiState& st) {
+  std::vector<std::string> polled;
+  for (const auto& entry : st.pollers) polled.push_back(entry.first);
+  auto message = preemption_news(ctx, polled, st.top().account, st.preemptions);
   if (!message.empty()) set_status(st, sanitize_text(message), StatusLevel::Error);
 }
 

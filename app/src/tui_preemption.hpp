@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace trainyard {
 
@@ -21,6 +22,11 @@ struct PreemptionsSeen {
 
 /// What was seen, by account; an account's first look only records what is there.
 using PreemptionWatch = std::map<std::string, PreemptionsSeen>;
+
+/// The nodes preempted and tasks requeued since the last call in `focused` (unless local) and
+/// `accounts` (others prefixed with their name); empty when there is no news.
+std::string preemption_news(AppContext& ctx, const std::vector<std::string>& accounts,
+                            const std::string& focused, PreemptionWatch& watch);
 
 /// Announces in the status line the nodes preempted and the tasks requeued since the last call,
 /// in the Batch account on screen and those polled in the background.

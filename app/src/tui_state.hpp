@@ -25,6 +25,7 @@
 #include "sync/log_file.hpp"
 #include "tui_pane.hpp"
 #include "tui_preemption.hpp"
+#include "tui_reader.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/dialog.hpp"
 #include "widgets/form.hpp"
@@ -121,6 +122,11 @@ struct TuiState {
   TablePage page;          ///< the focused table pane's visible rows
   int body_height = 10;    ///< table rows that fit, from the last draw
   EventQueue events;       ///< workers (the GPU sampler, pollers) wake the loop through its fd
+  /// Reads the store for the UI thread (after `events`, which it posts to); none when its
+  /// connection could not be opened: the UI thread reads itself.
+  std::unique_ptr<TuiReader> reader;
+  uint64_t read_generation = 0;  ///< of the latest request to the reader
+  SyncFacts sync;                ///< the sync facts of the model on screen
   /// The local engine's thread: scheduling passes and local actions (after `events`, which it
   /// posts to).
   std::unique_ptr<LocalWorker> local;
@@ -267,6 +273,9 @@ struct SyncAges {
   std::string age(const std::string& scope) const;
 };
 SyncAges load_sync_ages(AppContext& ctx, const std::string& account);
+/// When the focused Batch pane's data was confirmed and its last fetch error, read from the
+/// store (the reader's, on its thread); nothing for a local or account-less pane.
+SyncFacts read_sync_facts(AppContext& ctx, const TuiState& st);
 /// A pool's health from its nodes counted by state: its resize error, else how many nodes are
 /// unusable or failed their start task; empty when well.
 std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes);

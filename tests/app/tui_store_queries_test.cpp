@@ -1,5 +1,6 @@
-// How many statements the UI thread runs on its store connection for one key press: a table
-// pane's reads are grouped, so their number does not grow with the rows.
+// How many statements the UI thread runs on its store connection for one key press: none, once
+// the reader (a thread with its own connection) has delivered the pane's page; and the reader's
+// reads are grouped, so their number does not grow with the rows.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
@@ -67,6 +68,17 @@ class TuiStoreQueries : public TuiScreen {
     }
   }
 
+  // The TUI on `view` of `account` (and `job`), its first frame drawn.
+  void open_on(const std::string& view, const std::string& account, const std::string& job = "") {
+    TuiOptions o;
+    o.view = view;
+    o.account = account;
+    o.job = job;
+    term_ = std::make_unique<HeadlessTerminal>(kNormal);
+    tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
+    tui_->draw();
+  }
+
   // `n` pools of the cached Batch account `contoso`, 4 nodes each (one unusable).
   void add_pools(int n, const std::string& prefix) {
     for (int i = 0; i < n; ++i) {
@@ -98,18 +110,37 @@ TEST_F(TuiStoreQueries, JobsPaneKeyPressDoesNotQueryPerJob) {
 
 TEST_F(TuiStoreQueries, PoolsPaneKeyPressDoesNotReadEveryNode) {
   add_pools(2, "few-");
-  TuiOptions o;
-  o.view = "pools";
-  o.account = "contoso";
-  term_ = std::make_unique<HeadlessTerminal>(kNormal);
-  tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
-  tui_->draw();
+  open_on("pools", "contoso");
   int few = statements_per_key();
   add_pools(30, "many-");
   int many = statements_per_key();
   std::cout << "Pools pane: " << few << " statements per key with 2 pools, " << many
             << " with 32\n";
   EXPECT_EQ(many, few);
+}
+
+TEST_F(TuiStoreQueries, AJobsPaneKeyPressRunsNoStatementOnTheUiConnection) {
+  add_jobs(3, "job-");
+  open(kNormal, "jobs");
+  EXPECT_EQ(statements_per_key(), 0);
+  auto frame = term_->last_frame().to_text();
+  EXPECT_NE(frame.find("job-2"), std::string::npos) << frame;  // the reader's rows are drawn
+}
+
+TEST_F(TuiStoreQueries, APoolsPaneKeyPressRunsNoStatementOnTheUiConnection) {
+  add_pools(3, "pool-");
+  open_on("pools", "contoso");
+  EXPECT_EQ(statements_per_key(), 0);
+  auto frame = term_->last_frame().to_text();
+  EXPECT_NE(frame.find("pool-2"), std::string::npos) << frame;
+}
+
+TEST_F(TuiStoreQueries, ATasksPaneKeyPressRunsNoStatementOnTheUiConnection) {
+  add_jobs(1, "job-");
+  open_on("tasks", kLocalAccount, "job-0");
+  EXPECT_EQ(statements_per_key(), 0);
+  auto frame = term_->last_frame().to_text();
+  EXPECT_NE(frame.find("t2"), std::string::npos) << frame;
 }
 
 }  // namespace

@@ -56,6 +56,8 @@ class Tui {
   std::chrono::milliseconds refresh_interval() const;
   void tick();
   bool handle_events();
+  /// Shows the reader's newest model when it answers the latest request; true when shown.
+  bool apply_read();
 
   AppContext& ctx_;
   Terminal& term_;

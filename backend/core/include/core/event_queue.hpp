@@ -1,6 +1,7 @@
 // Thread-safe event queue whose eventfd wakes the UI loop's poll().
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -19,8 +20,13 @@ struct StatusMessage {
 /// Something the UI must redraw for (log data, GPU samples).
 struct Wake {};
 
+/// The TUI's reader has a model ready for the request of `generation`.
+struct PageReady {
+  uint64_t generation = 0;
+};
+
 /// Everything a worker may tell the UI thread.
-using Event = std::variant<StatusMessage, Wake>;
+using Event = std::variant<StatusMessage, Wake, PageReady>;
 
 /// Many producers, one consumer; bounded so a lagging UI cannot grow it without end.
 class EventQueue {

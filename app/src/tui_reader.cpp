@@ -1,0 +1,134 @@
+#include "tui_reader.hpp"
+
+#include <exception>
+
+#include "core/sanitizer.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+
+std::unique_ptr<TuiReader> TuiReader::open(const AppContext& ctx, std::function<void(Event)> post) {
+  auto store = Store::open(ctx.data_dir + "/cache.db");
+  if (!store) return nullptr;  // the UI thread reads as before
+  auto own = std::make_unique<AppContext>(ctx.clock);
+  own->data_dir = ctx.data_dir;
+  own->store = std::move(*store);
+  own->engine = ctx.engine;
+  own->settings = ctx.settings;
+  return std::unique_ptr<TuiReader>(new TuiReader(std::move(own), std::move(post)));
+}
+
+TuiReader::TuiReader(std::unique_ptr<AppContext> ctx, std::function<void(Event)> post)
+    : ctx_(std::move(ctx)),
+      scratch_(std::make_unique<TuiState>()),
+      post_(std::move(post)),
+      thread_([this] { run(); }) {}
+
+TuiReader::~TuiReader() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void TuiReader::request(ReadRequest r) {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    pending_ = std::move(r);
+  }
+  cv_.notify_all();
+}
+
+std::optional<PageModel> TuiReader::take() {
+  std::lock_guard<std::mutex> g(mu_);
+  auto out = std::move(ready_);
+  ready_.reset();
+  return out;
+}
+
+std::optional<PageModel> TuiReader::wait_for(uint64_t generation) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return stopping_ || (ready_ && ready_->generation >= generation); });
+  auto out = std::move(ready_);
+  ready_.reset();
+  return out;
+}
+
+void TuiReader::run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [&] { return stopping_ || pending_; });
+    if (stopping_) return;
+    ReadRequest r = std::move(*pending_);
+    pending_.reset();
+    lock.unlock();
+    PageModel m;
+    m.generation = r.generation;
+    // No exception may cross into the UI thread, nor end this one: a failed read shows nothing.
+    try {
+      m = read(r);
+    } catch (const std::exception&) {
+    }
+    lock.lock();
+    // News is told once: a model the UI never takes keeps its news for the next one.
+    if (ready_ && m.preemption_news.empty()) m.preemption_news = ready_->preemption_news;
+    ready_ = std::move(m);
+    cv_.notify_all();
+    post_(PageReady{r.generation});
+  }
+}
+
+PageModel TuiReader::read(const ReadRequest& r) {
+  auto& st = *scratch_;
+  // Another connection (the UI's, a poller's, a supervisor's) committed: cached cells are old.
+  auto version = ctx_->store->data_version().value_or(-1);
+  if (version != data_version_) st.panes.store_changed();
+  data_version_ = version;
+  st.stack = {r.frame};
+  st.pinned = r.pinned;
+  st.body_height = r.rows;
+  st.page = {};
+  PageModel m;
+  m.generation = r.generation;
+  m.loaded = focused_pane(st).reads_in_background();
+  if (m.loaded) load_page(*ctx_, st);
+  m.cursor = st.top().cursor;
+  m.sync = read_sync_facts(*ctx_, st);
+  m.preemption_news = preemption_news(*ctx_, r.watched, r.frame.account, st.preemptions);
+  m.page = std::move(st.page);
+  return m;
+}
+
+void request_page(TuiState& st) {
+  ReadRequest r;
+  r.generation = ++st.read_generation;
+  r.frame = st.top();
+  r.pinned = st.pinned;
+  r.rows = std::max(1, st.body_height);
+  for (const auto& entry : st.pollers) r.watched.push_back(entry.first);
+  st.reader->request(std::move(r));
+  if (st.live) return;
+  if (auto m = st.reader->wait_for(st.read_generation)) apply_model(st, std::move(*m));
+}
+
+bool apply_page(TuiState& st) {
+  auto m = st.reader->take();
+  return m && apply_model(st, std::move(*m));
+}
+
+bool apply_model(TuiState& st, PageModel m) {
+  if (!m.preemption_news.empty())
+    set_status(st, sanitize_text(m.preemption_news), StatusLevel::Error);
+  if (m.generation != st.read_generation) return !m.preemption_news.empty();
+  st.sync = std::move(m.sync);
+  if (!m.loaded) return true;
+  st.page = std::move(m.page);
+  auto& c = st.top().cursor;
+  c.selected = m.cursor.selected;
+  c.first = m.cursor.first;
+  return true;
+}
+
+}  // namespace trainyard

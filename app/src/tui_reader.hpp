@@ -1,0 +1,95 @@
+// Internal: the TUI's reader, a thread with its own store connection that loads the focused
+// table pane's visible page into a model and hands it to the UI thread, which never queries.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/context.hpp"
+#include "core/event_queue.hpp"
+#include "tui_pane.hpp"
+#include "tui_preemption.hpp"
+
+namespace trainyard {
+
+struct TuiState;
+
+/// What the reader is asked to read: the focused frame and what its pane's load depends on.
+struct ReadRequest {
+  uint64_t generation = 0;
+  Frame frame;                                          ///< pane, account, job, cursor and filter
+  std::map<std::string, std::set<std::string>> pinned;  ///< pinned jobs by account
+  int rows = 1;                                         ///< table rows that fit
+  std::vector<std::string> watched;                     ///< accounts whose preemptions are told
+};
+
+/// When the data a Batch account's pane shows was confirmed, and its scope's last fetch error.
+struct SyncFacts {
+  std::optional<Timestamp> data_time;  ///< none: part of it was never listed
+  std::string error;
+};
+
+/// What one read produced: everything the focused pane and its status line show of the store.
+struct PageModel {
+  uint64_t generation = 0;
+  bool loaded = false;  ///< a table pane's page was read (other panes read their own)
+  TablePage page;
+  TableCursor cursor;  ///< the request's cursor, kept within the rows and on screen
+  SyncFacts sync;
+  std::string preemption_news;  ///< nodes preempted and tasks requeued since the last read
+};
+
+/// A worker thread that owns a second store connection on the same data directory. Requests
+/// are coalesced: one not yet started is replaced by a newer one.
+class TuiReader {
+ public:
+  /// A reader on `ctx`'s data directory; none when its connection cannot be opened. `post`
+  /// tells the UI thread a model is ready (it must be safe to call from another thread).
+  static std::unique_ptr<TuiReader> open(const AppContext& ctx, std::function<void(Event)> post);
+  ~TuiReader();
+  TuiReader(const TuiReader&) = delete;
+  TuiReader& operator=(const TuiReader&) = delete;
+
+  /// Asks for a read; only the latest request matters.
+  void request(ReadRequest r);
+  /// The newest model read since the last take; none when there is none.
+  std::optional<PageModel> take();
+  /// Waits for the model of `generation` or a newer one, and takes it.
+  std::optional<PageModel> wait_for(uint64_t generation);
+
+ private:
+  TuiReader(std::unique_ptr<AppContext> ctx, std::function<void(Event)> post);
+  void run();
+  PageModel read(const ReadRequest& r);
+
+  std::unique_ptr<AppContext> ctx_;    // the reader's own: its store is its connection
+  std::unique_ptr<TuiState> scratch_;  // the frame and pane instances loads run on (their caches)
+  int64_t data_version_ = -1;          // of the reader's connection at the last read
+  std::function<void(Event)> post_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::optional<ReadRequest> pending_;
+  std::optional<PageModel> ready_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: it starts once everything above is built
+};
+
+/// Asks the reader for the focused pane's page; a headless TUI (no live loop) waits for it, so
+/// every frame it draws is complete and deterministic.
+void request_page(TuiState& st);
+/// Takes the reader's newest model and applies it; true when the screen changes.
+bool apply_page(TuiState& st);
+/// Shows `m` when it answers the latest request (its news in any case); true when the screen
+/// changes.
+bool apply_model(TuiState& st, PageModel m);
+
+}  // namespace trainyard
