@@ -103,8 +103,12 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
                                            [st = st_.get()] { st->events.post(Wake{}); });
   st_->edit_file = [&term, &ctx](const std::string& path) { return edit_file(ctx, term, path); };
   register_known_accounts(ctx);
-  st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
   st_->reader = TuiReader::open(ctx, [st = st_.get()](Event e) { st->events.post(e); });
+  // With a reader, the data on screen is as new as the version its model was read at.
+  if (st_->reader)
+    st_->read_data_version = [st = st_.get()] { return st->read_version; };
+  else
+    st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, st_->panes.by_name(st_->options.view));
@@ -168,6 +172,7 @@ void Tui::refresh() {
 bool Tui::apply_read() {
   if (!st_->reader || !apply_page(*st_)) return false;
   update_pollers(ctx_, *st_);
+  age_status(*st_);
   fill_sync_status(ctx_, *st_);
   return true;
 }

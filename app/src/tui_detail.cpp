@@ -9,6 +9,15 @@
 namespace trainyard {
 namespace {
 
+/// What the Detail pane shows of its task, read on the reader's connection.
+struct DetailData : PaneData {
+  std::optional<Task> task;                      ///< none: not found
+  std::string waiting;                           ///< why a local run waits although it could start
+  std::optional<std::vector<Subtask>> subtasks;  ///< a multi-instance task's; none: unreadable
+  std::vector<MetricChartKey> charts;
+  std::vector<std::vector<MetricPoint>> points;  ///< by chart
+};
+
 std::vector<std::pair<std::string, std::string>> facts(const Task& t) {
   const auto& e = t.execution_info;
   auto time = [](const std::optional<Timestamp>& ts) {
@@ -39,12 +48,10 @@ void add_instance_facts(const Task& t, std::vector<std::pair<std::string, std::s
 }
 
 // Why a local task waits although it could start (NVML cannot be read).
-void add_waiting_fact(AppContext& ctx, const Task& t,
-                      std::vector<std::pair<std::string, std::string>>& rows) {
-  if (t.account != kLocalAccount || t.state == TaskState::Completed) return;
+std::string waiting_reason(AppContext& ctx, const Task& t) {
+  if (t.account != kLocalAccount || t.state == TaskState::Completed) return "";
   auto run = ctx.store->local_run(t.job_id, t.id);
-  if (run && run->has_value() && !(*run)->waiting_reason.empty())
-    rows.insert(rows.begin() + 1, {"waiting", sanitize_text((*run)->waiting_reason)});
+  return run && run->has_value() ? (*run)->waiting_reason : "";
 }
 
 std::string clock_time(const std::optional<Timestamp>& ts) {
@@ -65,9 +72,10 @@ std::string subtask_row(const Subtask& s) {
 
 // A multi-instance task's instances: the primary (the task itself), then its subtasks. Returns
 // the rows drawn.
-int render_subtasks(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
+int render_subtasks(const DetailData& d, Canvas& c, Rect r) {
+  const Task& t = *d.task;
   if (!t.multi_instance || r.h < 3) return 0;
-  auto subs = ctx.store->subtasks(t.account, t.job_id, t.id);
+  const auto& subs = d.subtasks;
   std::vector<std::string> lines{
       fmt::format("{:>3}  {:<10} {:<22} {:>5}  {:<8}  {:<8}  {}", "#", "STATE", "NODE", "EXIT",
                   "STARTED", "ENDED", "NOTE"),
@@ -93,10 +101,9 @@ const Role kSeriesRoles[] = {Role::ChartSeries1, Role::ChartSeries2, Role::Chart
                              Role::ChartSeries4, Role::ChartSeries5, Role::ChartSeries6};
 
 // One metric of one stream, every attempt; the title says which stream and the last value.
-void render_chart(AppContext& ctx, const Task& t, const MetricChartKey& key, Role role, Canvas& c,
-                  Rect cell) {
-  auto pts = ctx.store->metric_points(t.account, t.job_id, t.id, key.name, key.stream);
-  auto curve = attempt_curve(pts ? *pts : std::vector<MetricPoint>{});
+void render_chart(const MetricChartKey& key, const std::vector<MetricPoint>& pts, Role role,
+                  Canvas& c, Rect cell) {
+  auto curve = attempt_curve(pts);
   LineChartVm vm;
   vm.title = fmt::format("{} · {} ({})", key.name, key.stream,
                          curve.last ? fmt::format("{:.4g}", *curve.last) : "-");
@@ -114,9 +121,8 @@ std::pair<int, int> chart_layout(int n, int per_row, int height) {
   return {std::min(n, (height / h) * per_row), h};
 }
 
-void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
-  auto series = ctx.store->metric_series(t.account, t.job_id, t.id);
-  auto charts = metric_charts(series ? *series : std::vector<MetricSeries>{});
+void render_charts(const DetailData& d, Canvas& c, Rect r) {
+  const auto& charts = d.charts;
   if (charts.empty()) {
     c.draw_text(r.x, r.y, "no metrics yet (lines such as loss=0.31 appear here as charts)",
                 Role::Dim, r.w);
@@ -135,22 +141,43 @@ void render_charts(AppContext& ctx, const Task& t, Canvas& c, Rect r) {
   for (int i = 0; i < shown; ++i) {
     int y = r.y + (i / per_row) * h;
     Rect cell{r.x + (i % per_row) * (r.w / per_row), y, r.w / per_row, h};
-    render_chart(ctx, t, charts[static_cast<size_t>(i)], kSeriesRoles[i % 6], c, cell);
+    auto at = static_cast<size_t>(i);
+    render_chart(charts[at], d.points[at], kSeriesRoles[i % 6], c, cell);
   }
 }
 
 }  // namespace
 
-void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
-  auto t = ctx.store->task(st.top().account, st.top().job, st.top().task);
-  if (!t || !t->has_value()) {
+std::shared_ptr<const PaneData> read_detail(AppContext& ctx, const Frame& f) {
+  auto d = std::make_shared<DetailData>();
+  auto t = ctx.store->task(f.account, f.job, f.task);
+  if (!t || !t->has_value()) return d;
+  d->task = std::move(**t);
+  const Task& task = *d->task;
+  d->waiting = waiting_reason(ctx, task);
+  if (task.multi_instance)
+    if (auto subs = ctx.store->subtasks(task.account, task.job_id, task.id)) d->subtasks = *subs;
+  auto series = ctx.store->metric_series(task.account, task.job_id, task.id);
+  d->charts = metric_charts(series ? *series : std::vector<MetricSeries>{});
+  for (const auto& key : d->charts) {
+    auto pts = ctx.store->metric_points(task.account, task.job_id, task.id, key.name, key.stream);
+    d->points.push_back(pts ? std::move(*pts) : std::vector<MetricPoint>{});
+  }
+  return d;
+}
+
+void render_detail(const TuiState& st, Canvas& c, Rect r) {
+  const auto* d = shown_data<DetailData>(st);
+  if (!d) return;  // the reader's answer is on its way
+  if (!d->task) {
     c.draw_text(r.x, r.y, "task not found", Role::StatusError, r.w);
     return;
   }
-  auto rows = facts(**t);
-  add_instance_facts(**t, rows);
-  add_setup_facts(**t, rows);
-  add_waiting_fact(ctx, **t, rows);
+  const Task& t = *d->task;
+  auto rows = facts(t);
+  add_instance_facts(t, rows);
+  add_setup_facts(t, rows);
+  if (!d->waiting.empty()) rows.insert(rows.begin() + 1, {"waiting", sanitize_text(d->waiting)});
   int y = r.y;
   for (const auto& [k, v] : rows) {
     if (y >= r.bottom()) return;
@@ -159,8 +186,8 @@ void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
   }
   // Instances take at most half of what is left, so the charts keep room.
   int instance_rows = std::max(4, (r.bottom() - y) / 2);
-  y += render_subtasks(ctx, **t, c, Rect{r.x, y, r.w, std::min(instance_rows, r.bottom() - y)});
-  render_charts(ctx, **t, c, Rect{r.x, y + 1, r.w, r.bottom() - y - 1});
+  y += render_subtasks(*d, c, Rect{r.x, y, r.w, std::min(instance_rows, r.bottom() - y)});
+  render_charts(*d, c, Rect{r.x, y + 1, r.w, r.bottom() - y - 1});
 }
 
 }  // namespace trainyard

@@ -23,7 +23,11 @@ std::string extra_text(const GpuSample& g) {
   return out;
 }
 
-// pgid → run, for the runs of this machine that are live now.
+/// pgid → run, for the runs of this machine that are live now.
+struct GpuRunsData : PaneData {
+  std::map<int64_t, GpuRunRef> runs;
+};
+
 std::map<int64_t, GpuRunRef> our_runs(AppContext& ctx) {
   std::map<int64_t, GpuRunRef> out;
   for (auto state : {TaskState::Running, TaskState::Preparing}) {
@@ -58,7 +62,13 @@ int render_gpu_row(const GpuSample& g, Canvas& c, Rect r) {
 
 }  // namespace
 
-void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
+std::shared_ptr<const PaneData> read_gpu_runs(AppContext& ctx) {
+  auto data = std::make_shared<GpuRunsData>();
+  data->runs = our_runs(ctx);
+  return data;
+}
+
+void render_gpus(AppContext& ctx, const TuiState& st, Canvas& c, Rect r) {
   if (!st.gpus) return;
   auto snap = st.gpus->snapshot();
   if (!snap->available && snap->latest.empty()) {
@@ -69,7 +79,10 @@ void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
     return;
   }
   int y = r.y;
-  auto labeled = label_gpu_processes(snap->latest, our_runs(ctx));
+  // Before the reader's first answer every process reads as foreign.
+  const auto* data = shown_data<GpuRunsData>(st);
+  auto labeled =
+      label_gpu_processes(snap->latest, data ? data->runs : std::map<int64_t, GpuRunRef>{});
   for (const auto& g : snap->latest) {
     if (y + 3 > r.bottom()) break;
     y += render_gpu_row(g, c, Rect{r.x, y, r.w, 3});

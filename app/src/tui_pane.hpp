@@ -133,6 +133,12 @@ void fill_page(TablePage& p, const std::vector<ColumnDef<Row>>& defs, bool batch
 /// `3m`: how long before `now` `t` was; `-` when unknown.
 std::string age_of(const std::optional<Timestamp>& t, Timestamp now);
 
+/// What a pane draws beyond a table page, read from the store off the UI thread (the Detail
+/// pane's task, the GPUs pane's runs).
+struct PaneData {
+  virtual ~PaneData() = default;
+};
+
 /// What a pane does; the defaults suit a table pane with nothing of its own.
 class Pane {
  public:
@@ -175,8 +181,11 @@ class Pane {
   /// The pane's own keys, on any account; true when handled.
   virtual bool act(AppContext&, TuiState&, Action) { return false; }
 
-  /// Reloads what the pane shows (a table: the visible page).
+  /// Reloads what the pane shows (a table: the visible page; its data).
   virtual void refresh(AppContext& ctx, TuiState& st);
+  /// What render() draws from the store beyond the page (read on the reader's connection);
+  /// none: nothing.
+  virtual std::shared_ptr<const PaneData> read_data(AppContext&, TuiState&) { return nullptr; }
   /// A table pane's visible rows from `first` (the pane in focus).
   virtual TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows);
   /// The part of `body` the table gets.

@@ -28,10 +28,12 @@ class DetailPane : public Pane {
     p.detail_task = st.stack.back().task;
     return p;
   }
-  // Drawn from the store on each frame: nothing to load ahead.
-  void refresh(AppContext&, TuiState&) override {}
-  void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body) override {
-    render_detail(ctx, st, c, body);
+  bool reads_in_background() const override { return true; }
+  std::shared_ptr<const PaneData> read_data(AppContext& ctx, TuiState& st) override {
+    return read_detail(ctx, st.top());
+  }
+  void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
+    render_detail(st, c, body);
   }
 };
 

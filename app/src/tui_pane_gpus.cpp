@@ -14,6 +14,10 @@ class GpusPane : public Pane {
   bool quits_back() const override { return false; }
   bool is_table() const override { return false; }
   bool shows_samples() const override { return true; }
+  bool reads_in_background() const override { return true; }
+  std::shared_ptr<const PaneData> read_data(AppContext& ctx, TuiState&) override {
+    return read_gpu_runs(ctx);
+  }
   void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body) override {
     render_gpus(ctx, st, c, body);
   }

@@ -1,6 +1,6 @@
+// The TUI's reader thread: requests are coalesced into one slot, each read runs the focused
+// pane's load on the reader's own connection, and the model goes back through a slot and an event.
 #include "tui_reader.hpp"
-
-#include <exception>
 
 #include "core/sanitizer.hpp"
 #include "tui_state.hpp"
@@ -48,9 +48,14 @@ std::optional<PageModel> TuiReader::take() {
   return out;
 }
 
-std::optional<PageModel> TuiReader::wait_for(uint64_t generation) {
+std::optional<PageModel> TuiReader::wait_for(uint64_t generation,
+                                             std::optional<std::chrono::milliseconds> limit) {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return stopping_ || (ready_ && ready_->generation >= generation); });
+  auto read = [&] { return stopping_ || (ready_ && ready_->generation >= generation); };
+  if (!limit)
+    cv_.wait(lock, read);
+  else if (!cv_.wait_for(lock, *limit, read))
+    return std::nullopt;
   auto out = std::move(ready_);
   ready_.reset();
   return out;
@@ -69,7 +74,7 @@ void TuiReader::run() {
     // No exception may cross into the UI thread, nor end this one: a failed read shows nothing.
     try {
       m = read(r);
-    } catch (const std::exception&) {
+    } catch (...) {
     }
     lock.lock();
     // News is told once: a model the UI never takes keeps its news for the next one.
@@ -92,8 +97,13 @@ PageModel TuiReader::read(const ReadRequest& r) {
   st.page = {};
   PageModel m;
   m.generation = r.generation;
-  m.loaded = focused_pane(st).reads_in_background();
-  if (m.loaded) load_page(*ctx_, st);
+  m.frame = frame_key(r.frame);
+  m.data_version = version;
+  auto& pane = focused_pane(st);
+  m.loaded = pane.reads_in_background();
+  m.table = m.loaded && pane.is_table();
+  if (m.table) load_page(*ctx_, st);
+  if (m.loaded) m.data = pane.read_data(*ctx_, st);
   m.cursor = st.top().cursor;
   m.sync = read_sync_facts(*ctx_, st);
   m.preemption_news = preemption_news(*ctx_, r.watched, r.frame.account, st.preemptions);
@@ -109,8 +119,9 @@ void request_page(TuiState& st) {
   r.rows = std::max(1, st.body_height);
   for (const auto& entry : st.pollers) r.watched.push_back(entry.first);
   st.reader->request(std::move(r));
-  if (st.live) return;
-  if (auto m = st.reader->wait_for(st.read_generation)) apply_model(st, std::move(*m));
+  // A key press usually draws the rows it asked for: a page read takes a few milliseconds.
+  auto limit = st.live ? std::optional(std::chrono::milliseconds(50)) : std::nullopt;
+  if (auto m = st.reader->wait_for(st.read_generation, limit)) apply_model(st, std::move(*m));
 }
 
 bool apply_page(TuiState& st) {
@@ -119,11 +130,15 @@ bool apply_page(TuiState& st) {
 }
 
 bool apply_model(TuiState& st, PageModel m) {
+  if (m.generation == st.read_generation) st.read_version = m.data_version;
   if (!m.preemption_news.empty())
     set_status(st, sanitize_text(m.preemption_news), StatusLevel::Error);
   if (m.generation != st.read_generation) return !m.preemption_news.empty();
   st.sync = std::move(m.sync);
   if (!m.loaded) return true;
+  st.pane_data = std::move(m.data);
+  st.pane_data_frame = std::move(m.frame);
+  if (!m.table) return true;
   st.page = std::move(m.page);
   auto& c = st.top().cursor;
   c.selected = m.cursor.selected;

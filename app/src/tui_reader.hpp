@@ -2,6 +2,7 @@
 // table pane's visible page into a model and hands it to the UI thread, which never queries.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -41,8 +42,12 @@ struct SyncFacts {
 /// What one read produced: everything the focused pane and its status line show of the store.
 struct PageModel {
   uint64_t generation = 0;
-  bool loaded = false;  ///< a table pane's page was read (other panes read their own)
+  bool loaded = false;  ///< the pane's store reads were made (other panes read their own)
+  bool table = false;   ///< a table pane's page was read
   TablePage page;
+  std::shared_ptr<const PaneData> data;  ///< what the pane draws beyond a page
+  std::string frame;                     ///< frame_key() of the frame read
+  int64_t data_version = -1;             ///< the reader connection's, when it read
   TableCursor cursor;  ///< the request's cursor, kept within the rows and on screen
   SyncFacts sync;
   std::string preemption_news;  ///< nodes preempted and tasks requeued since the last read
@@ -63,8 +68,10 @@ class TuiReader {
   void request(ReadRequest r);
   /// The newest model read since the last take; none when there is none.
   std::optional<PageModel> take();
-  /// Waits for the model of `generation` or a newer one, and takes it.
-  std::optional<PageModel> wait_for(uint64_t generation);
+  /// Waits for the model of `generation` or a newer one, and takes it; with a `limit`, none
+  /// when it is not read by then.
+  std::optional<PageModel> wait_for(uint64_t generation,
+                                    std::optional<std::chrono::milliseconds> limit = {});
 
  private:
   TuiReader(std::unique_ptr<AppContext> ctx, std::function<void(Event)> post);
@@ -83,8 +90,9 @@ class TuiReader {
   std::thread thread_;  // last: it starts once everything above is built
 };
 
-/// Asks the reader for the focused pane's page; a headless TUI (no live loop) waits for it, so
-/// every frame it draws is complete and deterministic.
+/// Asks the reader for the focused pane's page and data. A headless TUI (no live loop) waits
+/// for them, so every frame it draws is complete and deterministic; the live loop waits a
+/// moment (a slow read is shown when its event comes).
 void request_page(TuiState& st);
 /// Takes the reader's newest model and applies it; true when the screen changes.
 bool apply_page(TuiState& st);

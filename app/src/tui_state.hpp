@@ -127,6 +127,9 @@ struct TuiState {
   std::unique_ptr<TuiReader> reader;
   uint64_t read_generation = 0;  ///< of the latest request to the reader
   SyncFacts sync;                ///< the sync facts of the model on screen
+  int64_t read_version = -1;     ///< the reader's data_version when it read the model on screen
+  std::shared_ptr<const PaneData> pane_data;  ///< the focused pane's data (Detail, GPUs)
+  std::string pane_data_frame;                ///< frame_key() of the frame it was read for
   /// The local engine's thread: scheduling passes and local actions (after `events`, which it
   /// posts to).
   std::unique_ptr<LocalWorker> local;
@@ -157,6 +160,8 @@ std::optional<std::string> selected_key(const TuiState& st);
 Role task_role(const Task& t);
 /// The loaded page as a table view-model (selection, scroll, empty text for no rows).
 TableVm page_table_vm(const TuiState& st, const std::string& empty_text);
+/// Shows `data` as the focused frame's pane data.
+void show_pane_data(TuiState& st, std::shared_ptr<const PaneData> data);
 
 /// The panes' own state (tui_pane_logs.cpp, tui_pane_sweep.cpp).
 LogState& log_state(TuiState& st);
@@ -228,11 +233,24 @@ bool log_action_handles(Action a);
 void render_logs(TuiState& st, Canvas& c, Rect r);
 void log_search(TuiState& st, bool forward);
 
+/// The pane data read for the focused frame when it is a `T`; none before it arrives.
+template <typename T>
+const T* shown_data(const TuiState& st) {
+  if (st.pane_data_frame != frame_key(st.stack.back())) return nullptr;
+  return dynamic_cast<const T*>(st.pane_data.get());
+}
+
 /// GPUs (tui_gpus.cpp).
-void render_gpus(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+/// Which live local run each process group is (the store's side of the GPUs pane).
+std::shared_ptr<const PaneData> read_gpu_runs(AppContext& ctx);
+/// Draws the sampler's GPUs with the runs the reader read (`ctx` gives the time: no query).
+void render_gpus(AppContext& ctx, const TuiState& st, Canvas& c, Rect r);
 
 /// Detail (tui_detail.cpp).
-void render_detail(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+/// The frame's task with what its detail shows: instances, waiting reason, metric points.
+std::shared_ptr<const PaneData> read_detail(AppContext& ctx, const Frame& f);
+/// Draws the detail read for the focused frame (nothing before it arrives).
+void render_detail(const TuiState& st, Canvas& c, Rect r);
 /// A task's facts as label and value rows (tui_detail_setup.cpp).
 using Facts = std::vector<std::pair<std::string, std::string>>;
 /// `1 of 3`; a Batch task adds its requeues (`1 of 3 · requeues 2`).

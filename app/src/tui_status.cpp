@@ -58,7 +58,8 @@ void age_status(TuiState& st) {
   }
   if (s.message_stale) return;
   int64_t version = st.status_track.polled ? current_version(st) : -1;
-  bool newer_data = version != -1 && version != st.status_track.data_version;
+  auto then = st.status_track.data_version;
+  bool newer_data = version != -1 && then != -1 && version != then;
   s.message_stale = moved || newer_data;
 }
 

@@ -71,7 +71,13 @@ std::optional<std::string> Pane::selected_task(const TuiState& st) const {
 }
 
 void Pane::refresh(AppContext& ctx, TuiState& st) {
-  load_page(ctx, st);
+  if (is_table()) load_page(ctx, st);
+  show_pane_data(st, read_data(ctx, st));
+}
+
+void show_pane_data(TuiState& st, std::shared_ptr<const PaneData> data) {
+  st.pane_data = std::move(data);
+  st.pane_data_frame = frame_key(st.top());
 }
 
 TablePage Pane::load(AppContext&, TuiState&, size_t, int) {

@@ -48,6 +48,17 @@ class TuiStoreQueries : public TuiScreen {
     return counter.count();
   }
 
+  // Statements the UI thread runs for a refresh (as a tick or a worker's news makes) and the
+  // frame drawn after it.
+  int statements_per_refresh() {
+    StatementCounter counter(store().handle());
+    tui_->refresh();
+    tui_->draw();
+    return counter.count();
+  }
+
+  std::string frame() { return term_->last_frame().to_text(); }
+
   // `n` local jobs of 3 tasks each (one running, one done, one failed).
   void add_jobs(int n, const std::string& prefix) {
     for (int i = 0; i < n; ++i) {
@@ -141,6 +152,28 @@ TEST_F(TuiStoreQueries, ATasksPaneKeyPressRunsNoStatementOnTheUiConnection) {
   EXPECT_EQ(statements_per_key(), 0);
   auto frame = term_->last_frame().to_text();
   EXPECT_NE(frame.find("t2"), std::string::npos) << frame;
+}
+
+// A key the pane does not know sets the status line, which notes the data's version: the
+// version of the reader's last model, not a query.
+TEST_F(TuiStoreQueries, AKeyThatSetsTheStatusRunsNoStatementOnTheUiConnection) {
+  add_jobs(1, "job-");
+  open(kNormal, "jobs");
+  StatementCounter counter(store().handle());
+  tui_->handle_key(KeyEvent::character('Q'));
+  tui_->draw();
+  EXPECT_EQ(counter.count(), 0);
+  EXPECT_NE(frame().find("Q does nothing here"), std::string::npos) << frame();
+}
+
+TEST_F(TuiStoreQueries, TheDetailPaneRunsNoStatementOnTheUiConnection) {
+  open(kNormal, "tasks", "resnet-sweep");
+  select_task("0001");
+  keys("d");
+  EXPECT_EQ(statements_per_refresh(), 0);
+  // The task's facts and its metric chart, as the reader read them.
+  EXPECT_NE(frame().find("python3 train.py --lr 0.001"), std::string::npos) << frame();
+  EXPECT_NE(frame().find("loss · stdout"), std::string::npos) << frame();
 }
 
 }  // namespace
