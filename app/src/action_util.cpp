@@ -130,14 +130,7 @@ void refresh_job(ActionSession& s, const std::string& job) {
 }
 
 void refresh_tasks(ActionSession& s, const std::string& job) {
-  auto tasks = s.client->tasks(job);
-  if (!tasks) return warn_refresh("the tasks of job " + job, tasks.error());
-  ensure_account_row(s);
-  auto ok = s.ctx->store->write([&]() -> Result<void> {
-    for (const auto& t : *tasks) TY_TRY(s.ctx->store->upsert_task(t));
-    return {};
-  });
-  if (!ok) warn_refresh("the tasks of job " + job, ok.error());
+  refreshed(s, "the tasks of job " + job, cache_tasks(*s.ctx->store, *s.client, job));
 }
 
 Result<nlohmann::json> read_json_file(const std::string& path) {

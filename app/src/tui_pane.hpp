@@ -73,6 +73,18 @@ struct ColumnDef {
   Shown shown = Shown::Always;
 };
 
+/// The SYNCED column of a Batch account's table: how old the row's data is (`Row::synced`).
+template <typename Row>
+ColumnDef<Row> synced_column() {
+  return {"synced",
+          {"SYNCED", 6, 1, 0, Align::Right},
+          [](const Row& r) {
+            return TableCell{r.synced, Role::Dim};
+          },
+          {},
+          Shown::Batch};
+}
+
 /// The key `row` sorts by in `column`.
 template <typename Row>
 SortKey sort_key(const ColumnDef<Row>& column, const Row& row) {

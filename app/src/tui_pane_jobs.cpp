@@ -57,13 +57,7 @@ const std::vector<ColumnDef<JobRow>>& job_columns() {
          auto t = r.job.creation_time;
          return SortKey{t ? -static_cast<int64_t>(t->time_since_epoch().count()) : int64_t{0}};
        }},
-      {"synced",
-       {"SYNCED", 6, 1, 0, Align::Right},
-       [](R r) {
-         return TableCell{r.synced, Role::Dim};
-       },
-       {},
-       Shown::Batch}};
+      synced_column<JobRow>()};
   return columns;
 }
 

@@ -48,13 +48,7 @@ const std::vector<ColumnDef<NodeRow>>& node_columns() {
        },
        {},
        Shown::Batch},
-      {"synced",
-       {"SYNCED", 6, 1, 0, Align::Right},
-       [](R r) {
-         return TableCell{r.synced, Role::Dim};
-       },
-       {},
-       Shown::Batch}};
+      synced_column<NodeRow>()};
   return columns;
 }
 

@@ -63,13 +63,7 @@ const std::vector<ColumnDef<PoolRow>>& pool_columns() {
        },
        {},
        Shown::Batch},
-      {"synced",
-       {"SYNCED", 6, 1, 0, Align::Right},
-       [](R r) {
-         return TableCell{r.synced, Role::Dim};
-       },
-       {},
-       Shown::Batch}};
+      synced_column<PoolRow>()};
   return columns;
 }
 

@@ -129,13 +129,7 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
        {},
        Shown::Local},
       // A Batch task has no local disk: its column says how old the row is instead.
-      {"synced",
-       {"SYNCED", 6, 1, 0, Align::Right},
-       [](R r) {
-         return TableCell{r.synced, Role::Dim};
-       },
-       {},
-       Shown::Batch},
+      synced_column<TaskRow>(),
       {"command", {"COMMAND", 0, 10, 3}, [](R r) {
          return TableCell{sanitize_text(r.task.command_line), Role::Dim};
        }}};

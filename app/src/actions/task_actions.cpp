@@ -15,12 +15,7 @@ Result<void> refresh_task(ActionEnv& env, const std::string& job, const std::str
 
 // Every task of the job, in one paged list (after adding many).
 Result<void> refresh_tasks(ActionEnv& env, const std::string& job) {
-  auto tasks = env.client.tasks(job);
-  if (!tasks) return tasks.error();
-  return env.store.write([&]() -> Result<void> {
-    for (const auto& t : *tasks) TY_TRY(env.store.upsert_task(t));
-    return {};
-  });
+  return cache_tasks(env.store, env.client, job);
 }
 
 using TaskRequest = Result<void> (*)(azure::BatchClient&, const std::string&, const std::string&);

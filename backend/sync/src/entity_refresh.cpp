@@ -41,6 +41,15 @@ Result<void> cache_job(Store& store, azure::BatchClient& client, const std::stri
       [&] { return store.delete_job(client.options().account, job); });
 }
 
+Result<void> cache_tasks(Store& store, azure::BatchClient& client, const std::string& job) {
+  auto tasks = client.tasks(job);
+  if (!tasks) return tasks.error();
+  return store.write([&]() -> Result<void> {
+    for (const auto& t : *tasks) TY_TRY(store.upsert_task(t));
+    return {};
+  });
+}
+
 Result<std::optional<Task>> cache_task(Store& store, azure::BatchClient& client,
                                        const std::string& job, const std::string& task) {
   auto got = azure::get_task(client, job, task);

@@ -19,6 +19,9 @@ Result<void> cache_node(Store& store, azure::BatchClient& client, const std::str
                         const std::string& node);
 /// The same for a job.
 Result<void> cache_job(Store& store, azure::BatchClient& client, const std::string& job);
+/// Lists every task of the job and stores them in one transaction (tasks gone from the service
+/// stay until a sync's id pass).
+Result<void> cache_tasks(Store& store, azure::BatchClient& client, const std::string& job);
 /// The same for a task; returns it as stored, or nullopt when it is gone.
 Result<std::optional<Task>> cache_task(Store& store, azure::BatchClient& client,
                                        const std::string& job, const std::string& task);
