@@ -171,6 +171,13 @@ void Tui::refresh() {
 // The reader's model for the latest request is shown with the status it brings.
 bool Tui::apply_read() {
   if (!st_->reader || !apply_page(*st_)) return false;
+  // Newer data came: a pane that reads for itself (the sweep) reads again.
+  if (st_->read_version != st_->data_version) {
+    st_->data_version = st_->read_version;
+    st_->panes.store_changed();
+    auto& pane = focused_pane(*st_);
+    if (!pane.reads_in_background()) pane.refresh(ctx_, *st_);
+  }
   update_pollers(ctx_, *st_);
   age_status(*st_);
   fill_sync_status(ctx_, *st_);
@@ -197,24 +204,36 @@ void Tui::draw() {
   term_.present(c);
 }
 
-// Reloads only when another process committed (a supervisor, the CLI) or every 5 s for the
-// ages on screen; an idle TUI then reads almost nothing.
+// Reloads only when another connection committed (a supervisor, the CLI, a poller) or every 5 s
+// for the ages on screen; an idle TUI then reads almost nothing. With a reader, the UI thread
+// does not even read the data version: the reader checks it on its own connection.
 void Tui::tick() {
-  auto version = ctx_.store->data_version().value_or(-1);
   auto now = std::chrono::steady_clock::now();
-  bool stale = version != st_->data_version || now - st_->last_reload >= 5s;
   focused_pane(*st_).tick(*st_);
-  if (!stale) return;
+  bool due = now - st_->last_reload >= 5s;
+  if (st_->reader) {
+    if (due)
+      reload(now);
+    else
+      request_page_if_changed(*st_);
+    return;
+  }
+  auto version = ctx_.store->data_version().value_or(-1);
+  if (version == st_->data_version && !due) return;
   if (version != st_->data_version) st_->panes.store_changed();
-  refresh();
   st_->data_version = version;
+  reload(now);
+}
+
+void Tui::reload(std::chrono::steady_clock::time_point now) {
+  refresh();
   st_->last_reload = now;
 }
 
 // Workers' news: an action's outcome goes to the status bar; a poller's write reloads the pane
-// (when the store really changed); a GPU sample only redraws the GPU pane.
+// when it wrote what the pane shows; a GPU sample only redraws the GPU pane.
 bool Tui::handle_events() {
-  bool changed = st_->local->run_replies() > 0, wrote = false, read = false;
+  bool changed = st_->local->run_replies() > 0, wake = false, wrote = false, read = false;
   for (auto& [account, runner] : st_->runners) changed = runner->run_replies() > 0 || changed;
   for (auto& e : st_->events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
@@ -223,14 +242,21 @@ bool Tui::handle_events() {
       changed = true;
     } else if (std::holds_alternative<PageReady>(e)) {
       read = true;
+    } else if (auto* w = std::get_if<StoreWritten>(&e)) {
+      wrote = shows_written(*st_, *w) || wrote;
     } else {
-      wrote = true;
+      wake = true;
     }
   }
   if (read) changed = apply_read() || changed;
-  if (wrote && focused_pane(*st_).shows_samples()) return true;
-  if (wrote) tick();
-  return changed || wrote;
+  if ((wake || wrote) && focused_pane(*st_).shows_samples()) return true;
+  if (wrote) {
+    st_->panes.store_changed();
+    reload(std::chrono::steady_clock::now());
+  } else if (wake) {
+    tick();
+  }
+  return changed || wake || wrote;
 }
 
 // A followed log refreshes 4 times a second; everything else once a second (the data changes

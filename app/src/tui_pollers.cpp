@@ -1,8 +1,8 @@
 // The TUI's Batch pollers: one per account visited, told what is on screen, and what the status
 // bar says about them (how old the data is, who polls, the last error).
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "account_lookup.hpp"
 #include "core/sanitizer.hpp"
@@ -26,8 +26,11 @@ BatchPoller* poller_for(AppContext& ctx, TuiState& st, const std::string& accoun
   o.background_interval =
       std::chrono::milliseconds(static_cast<int64_t>(poll.background_seconds * 1000));
   o.requests_per_second = poll.requests_per_second;
-  auto p = std::make_unique<BatchPoller>(account, ctx.data_dir, ctx.data_dir + "/locks", factory, o,
-                                         [q = &st.events] { q->post(Wake{}); });
+  auto p =
+      std::make_unique<BatchPoller>(account, ctx.data_dir, ctx.data_dir + "/locks", factory, o,
+                                    [q = &st.events, account](std::vector<std::string> scopes) {
+                                      q->post(StoreWritten{account, std::move(scopes)});
+                                    });
   p->start();
   return st.pollers.emplace(account, std::move(p)).first->second.get();
 }
@@ -121,6 +124,19 @@ void toggle_pin(TuiState& st, const std::string& job) {
              fmt::format("{} {}: its running tasks' logs {} followed",
                          pinned ? "pinned" : "unpinned", job, pinned ? "are" : "are no longer"),
              StatusLevel::Ok);
+}
+
+bool shows_written(const TuiState& st, const StoreWritten& w) {
+  const auto& f = st.stack.back();
+  const auto& pane = focused_pane(st);
+  if (!pane.per_account()) return true;  // it sums over accounts
+  if (f.account != w.account) return false;
+  auto scopes = pane.shown_scopes(st);
+  scopes.push_back(pane.focus_scope(f));
+  if (scopes.back().empty()) return true;  // a pane with no scope may show anything
+  for (const auto& s : w.scopes)
+    if (std::find(scopes.begin(), scopes.end(), s) != scopes.end()) return true;
+  return false;
 }
 
 void poke_poller(TuiState& st) {

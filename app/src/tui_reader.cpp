@@ -36,6 +36,8 @@ TuiReader::~TuiReader() {
 void TuiReader::request(ReadRequest r) {
   {
     std::lock_guard<std::mutex> g(mu_);
+    // A check never cancels a read still waiting to run.
+    if (pending_ && !pending_->only_if_changed) r.only_if_changed = false;
     pending_ = std::move(r);
   }
   cv_.notify_all();
@@ -69,6 +71,10 @@ void TuiReader::run() {
     ReadRequest r = std::move(*pending_);
     pending_.reset();
     lock.unlock();
+    if (r.only_if_changed && !store_changed()) {
+      lock.lock();
+      continue;
+    }
     PageModel m;
     m.generation = r.generation;
     // No exception may cross into the UI thread, nor end this one: a failed read shows nothing.
@@ -83,6 +89,10 @@ void TuiReader::run() {
     cv_.notify_all();
     post_(PageReady{r.generation});
   }
+}
+
+bool TuiReader::store_changed() const {
+  return ctx_->store->data_version().value_or(-1) != data_version_;
 }
 
 PageModel TuiReader::read(const ReadRequest& r) {
@@ -111,17 +121,34 @@ PageModel TuiReader::read(const ReadRequest& r) {
   return m;
 }
 
-void request_page(TuiState& st) {
+namespace {
+
+ReadRequest request_of(const TuiState& st) {
   ReadRequest r;
-  r.generation = ++st.read_generation;
-  r.frame = st.top();
+  r.generation = st.read_generation;
+  r.frame = st.stack.back();
   r.pinned = st.pinned;
   r.rows = std::max(1, st.body_height);
   for (const auto& entry : st.pollers) r.watched.push_back(entry.first);
-  st.reader->request(std::move(r));
+  return r;
+}
+
+}  // namespace
+
+void request_page(TuiState& st) {
+  ++st.read_generation;
+  st.reader->request(request_of(st));
   // A key press usually draws the rows it asked for: a page read takes a few milliseconds.
   auto limit = st.live ? std::optional(std::chrono::milliseconds(50)) : std::nullopt;
   if (auto m = st.reader->wait_for(st.read_generation, limit)) apply_model(st, std::move(*m));
+}
+
+// The same generation as the model on screen: a newer data version replaces it, and a read
+// already asked for is still the one shown.
+void request_page_if_changed(TuiState& st) {
+  auto r = request_of(st);
+  r.only_if_changed = true;
+  st.reader->request(std::move(r));
 }
 
 bool apply_page(TuiState& st) {

@@ -31,6 +31,7 @@ struct ReadRequest {
   std::map<std::string, std::set<std::string>> pinned;  ///< pinned jobs by account
   int rows = 1;                                         ///< table rows that fit
   std::vector<std::string> watched;                     ///< accounts whose preemptions are told
+  bool only_if_changed = false;  ///< read only when another connection committed since the last
 };
 
 /// When the data a Batch account's pane shows was confirmed, and its scope's last fetch error.
@@ -77,6 +78,7 @@ class TuiReader {
   TuiReader(std::unique_ptr<AppContext> ctx, std::function<void(Event)> post);
   void run();
   PageModel read(const ReadRequest& r);
+  bool store_changed() const;  // since the last read
 
   std::unique_ptr<AppContext> ctx_;    // the reader's own: its store is its connection
   std::unique_ptr<TuiState> scratch_;  // the frame and pane instances loads run on (their caches)
@@ -94,6 +96,9 @@ class TuiReader {
 /// for them, so every frame it draws is complete and deterministic; the live loop waits a
 /// moment (a slow read is shown when its event comes).
 void request_page(TuiState& st);
+/// Asks the reader to read the page on screen again only when another connection (a
+/// supervisor, the CLI, a poller) committed since its last read; waits for nothing.
+void request_page_if_changed(TuiState& st);
 /// Takes the reader's newest model and applies it; true when the screen changes.
 bool apply_page(TuiState& st);
 /// Shows `m` when it answers the latest request (its news in any case); true when the screen

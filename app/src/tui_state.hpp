@@ -274,6 +274,8 @@ void update_pollers(AppContext& ctx, TuiState& st);
 void toggle_pin(TuiState& st, const std::string& job);
 /// Asks the focused account's poller to refresh what is on screen now.
 void poke_poller(TuiState& st);
+/// True when the focused pane shows one of the scopes a poller wrote (it must re-read).
+bool shows_written(const TuiState& st, const StoreWritten& w);
 /// The ids of the rows on screen, the selected one first.
 std::vector<std::string> rows_on_screen(const TuiState& st);
 /// The pool a Nodes pane opens on when none is chosen: `local`, else the account's first.

@@ -2,6 +2,7 @@
 // and hands it to the UI thread, which applies only the model of its latest request.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -89,6 +90,45 @@ TEST_F(TuiReaderTest, TheLiveLoopShowsThePageTheReaderDelivers) {
   auto frame = term_->last_frame().to_text();
   EXPECT_NE(frame.find("lr-0030"), std::string::npos) << frame;
   EXPECT_EQ(frame.find("lr-0001"), std::string::npos) << frame;
+}
+
+// A check asked for while nothing committed reads nothing; after another connection's commit it
+// reads the page again, with the new row.
+TEST_F(TuiReaderTest, ACheckReadsOnlyWhenAnotherConnectionCommitted) {
+  EventQueue events;
+  auto reader = TuiReader::open(fixture_.ctx(), [&events](Event e) { events.post(e); });
+  ASSERT_TRUE(reader);
+  reader->request(jobs_request(1));
+  ASSERT_TRUE(reader->wait_for(1));
+  auto check = jobs_request(1);
+  check.only_if_changed = true;
+  reader->request(check);
+  EXPECT_FALSE(reader->wait_for(1, 300ms));
+  Job j;
+  j.account = kLocalAccount;
+  j.id = "late-job";
+  j.pool_id = kLocalPool;
+  ASSERT_TRUE(fixture_.ctx().store->upsert_job(j).ok());
+  reader->request(check);
+  auto m = reader->wait_for(1, 5s);
+  ASSERT_TRUE(m);
+  EXPECT_NE(std::find(m->page.keys.begin(), m->page.keys.end(), "late-job"), m->page.keys.end());
+}
+
+// A check never cancels a read that is still waiting to run.
+TEST_F(TuiReaderTest, ACheckKeepsTheReadItReplaces) {
+  EventQueue events;
+  auto reader = TuiReader::open(fixture_.ctx(), [&events](Event e) { events.post(e); });
+  ASSERT_TRUE(reader);
+  reader->request(jobs_request(1));
+  ASSERT_TRUE(reader->wait_for(1));
+  reader->request(jobs_request(2, "resnet"));
+  auto check = jobs_request(2, "resnet");
+  check.only_if_changed = true;
+  reader->request(check);
+  auto m = reader->wait_for(2, 5s);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->page.total, 1u);
 }
 
 }  // namespace

@@ -176,5 +176,16 @@ TEST_F(TuiStoreQueries, TheDetailPaneRunsNoStatementOnTheUiConnection) {
   EXPECT_NE(frame().find("loss · stdout"), std::string::npos) << frame();
 }
 
+// A tick of the loop (once a second) asks the reader whether another connection committed:
+// the UI thread does not read the data version itself.
+TEST_F(TuiStoreQueries, ATickRunsNoStatementOnTheUiConnection) {
+  add_jobs(4, "job");
+  open_on("jobs", kLocalAccount);
+  StatementCounter counter(store().handle());
+  tui_->pump();
+  tui_->draw();
+  EXPECT_EQ(counter.count(), 0);
+}
+
 }  // namespace
 }  // namespace trainyard

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "sync/batch_poller.hpp"
@@ -20,6 +22,13 @@ using namespace std::chrono_literals;
 struct Poller : ::testing::Test {
   SyncFixture f{{"--seed-tasks", "200"}};
   std::atomic<int> changes{0};
+  std::mutex scopes_mu;
+  std::set<std::string> scopes;  // every scope the poller said it wrote
+
+  bool told(const std::string& scope) {
+    std::lock_guard<std::mutex> g(scopes_mu);
+    return scopes.count(scope) > 0;
+  }
 
   PollerOptions fast() {
     PollerOptions o;
@@ -38,7 +47,11 @@ struct Poller : ::testing::Test {
           azure::shared_key_credential(f.emu.account(), f.emu.key()), f.clock);
     };
     return std::make_unique<BatchPoller>(f.emu.account(), f.dir, f.dir + "/locks", factory, o,
-                                         [this] { ++changes; });
+                                         [this](std::vector<std::string> written) {
+                                           std::lock_guard<std::mutex> g(scopes_mu);
+                                           scopes.insert(written.begin(), written.end());
+                                           ++changes;
+                                         });
   }
   template <typename Pred>
   bool eventually(Pred p, std::chrono::milliseconds limit = 15s) {
@@ -65,6 +78,11 @@ TEST_F(Poller, FillsAnEmptyCacheAndFollowsTheJobOnScreen) {
   // fill the cache within the first one.
   EXPECT_TRUE(eventually([&] { return changes.load() > 0; }));
   EXPECT_TRUE(eventually([&] { return p->status().polling && p->status().requests > 0; }));
+  // What it wrote is told by scope, so a pane re-reads only what changed under it.
+  EXPECT_TRUE(eventually([&] { return told(tasks_scope("seed-sweep")); }));
+  EXPECT_TRUE(eventually([&] { return told(nodes_scope("seed-gpu")); }));
+  EXPECT_TRUE(eventually([&] { return told(kPoolsScope); }));
+  EXPECT_FALSE(told(tasks_scope("no-such-job")));
   auto t0 = std::chrono::steady_clock::now();
   p->stop();
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);

@@ -378,7 +378,8 @@ TEST_F(FaultEquality, TheCacheEqualsTheServiceAfterFaultsAndMutations) {
         azure::shared_key_credential(f.emu.account(), f.emu.key()), f.clock);
   };
   // f.dir holds the fixture's cache.db: the poller writes where the test reads.
-  BatchPoller poller(f.emu.account(), f.dir, f.dir + "/locks", factory, o, [] {});
+  BatchPoller poller(f.emu.account(), f.dir, f.dir + "/locks", factory, o,
+                     [](std::vector<std::string>) {});
   poller.start();
 
   // A watcher: every status while it runs, to find a poller that reports something other than

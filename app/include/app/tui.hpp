@@ -55,6 +55,7 @@ class Tui {
  private:
   std::chrono::milliseconds refresh_interval() const;
   void tick();
+  void reload(std::chrono::steady_clock::time_point now);
   bool handle_events();
   /// Shows the reader's newest model when it answers the latest request; true when shown.
   bool apply_read();

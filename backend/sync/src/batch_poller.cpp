@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 
 #include "azure/batch_actions.hpp"
 #include "store/store.hpp"
@@ -48,7 +49,7 @@ struct BatchPoller::Worker {
   size_t next_job_on_screen = 0, next_task_on_screen = 0;  // where the last cycle's share ended
   std::string subtasks_final_for;  ///< job/task whose subtasks were read after it completed
   std::string error;               // the cycle's last failure
-  bool wrote = false;
+  std::set<std::string> written;   // the scopes the cycle wrote (what the TUI re-reads)
 
   explicit Worker(BatchPoller& poller)
       : p(poller), lock(poller.lock_dir_, poller.account_), tokens(poller.options_.burst) {}
@@ -91,19 +92,20 @@ struct BatchPoller::Worker {
     return !p.wait_until(now + std::chrono::duration_cast<Steady::duration>(wait));
   }
 
-  // Runs one step within the budget and charges it the requests it made.
+  // Runs one step within the budget and charges it the requests it made; what it wrote is
+  // told as `scope`.
   template <typename F>
-  void step(F&& f) {
+  void step(const std::string& scope, F&& f) {
     if (!spend_budget()) return;
     const auto before = client->stats().requests;
     SyncStats stats;
     auto r = f(stats);
     tokens -= static_cast<double>(client->stats().requests - before);
-    if (stats.entities || stats.deleted) wrote = true;
+    if (stats.entities || stats.deleted) written.insert(scope);
     if (!r && r.error().kind != ErrorKind::NotFound) {
       error = r.error().message;
     }
-    if (!r && r.error().kind == ErrorKind::NotFound) wrote = true;  // a vanished job was removed
+    if (!r && r.error().kind == ErrorKind::NotFound) written.insert(scope);  // a vanished job
   }
 
   // Whether a job's tasks are due a version pass (the store keeps when the last one ran).
@@ -115,15 +117,18 @@ struct BatchPoller::Worker {
   void refresh_focus(const PollFocus& f) {
     auto now = Steady::now();
     if (!f.job.empty()) {
-      step(
-          [&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::Incremental, s); });
+      step(tasks_scope(f.job), [&](SyncStats& s) {
+        return refresh_tasks(*target, f.job, TaskRefresh::Incremental, s);
+      });
       if (versions_due(f.job))
-        step([&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::Versions, s); });
+        step(tasks_scope(f.job),
+             [&](SyncStats& s) { return refresh_tasks(*target, f.job, TaskRefresh::Versions, s); });
     }
-    if (!f.pool.empty()) step([&](SyncStats& s) { return refresh_nodes(*target, f.pool, s); });
-    if (f.pools) step([&](SyncStats& s) { return refresh_pools(*target, s); });
+    if (!f.pool.empty())
+      step(nodes_scope(f.pool), [&](SyncStats& s) { return refresh_nodes(*target, f.pool, s); });
+    if (f.pools) step(kPoolsScope, [&](SyncStats& s) { return refresh_pools(*target, s); });
     if (f.jobs && now >= next_jobs_list) {
-      step([&](SyncStats& s) { return refresh_jobs(*target, "", s); });
+      step(kJobsScope, [&](SyncStats& s) { return refresh_jobs(*target, "", s); });
       next_jobs_list = now + 4 * p.options_.focus_interval;
     }
     if (f.jobs) count_jobs_on_screen(f.jobs_on_screen);
@@ -158,7 +163,7 @@ struct BatchPoller::Worker {
   // counts that differ bring the changed tasks now and a version pass right after.
   void count_jobs_on_screen(const std::vector<std::string>& jobs) {
     for (const auto& job : take_share(jobs, on_screen_share(), next_job_on_screen))
-      step([&](SyncStats& s) -> Result<void> {
+      step(tasks_scope(job), [&](SyncStats& s) -> Result<void> {
         auto m = store->sync_mark(p.account_, tasks_scope(job));
         if (!m || !*m || !(*m)->checked_at)
           return refresh_tasks(*target, job, TaskRefresh::Incremental, s);
@@ -186,7 +191,7 @@ struct BatchPoller::Worker {
     auto t = store->task(p.account_, f.job, f.detail_task);
     if (!t || !*t || !(*t)->multi_instance) return;
     const bool done = (*t)->state == TaskState::Completed;
-    step([&](SyncStats& s) -> Result<void> {
+    step(tasks_scope(f.job), [&](SyncStats& s) -> Result<void> {
       auto subs = azure::list_subtasks(*client, f.job, f.detail_task);
       if (!subs) return subs.error();
       TY_TRY(store->replace_subtasks(p.account_, f.job, f.detail_task, *subs));
@@ -222,13 +227,15 @@ struct BatchPoller::Worker {
     f.wanted = true;
     if (f.finished) return;
     bool done = task_completed(ref);
-    step([&](SyncStats& s) -> Result<void> {
-      auto r = done ? f.tail.finish() : f.tail.step();
-      if (!r) return r.error();
-      if (r->new_bytes || r->reset) ++s.entities;  // the log pane has new lines to show
-      f.finished = done;
-      return {};
-    });
+    // A task's log brings its metric points; a node's file is shown with its pool's nodes.
+    step(ref.is_node_file() ? nodes_scope(ref.pool) : tasks_scope(ref.job),
+         [&](SyncStats& s) -> Result<void> {
+           auto r = done ? f.tail.finish() : f.tail.step();
+           if (!r) return r.error();
+           if (r->new_bytes || r->reset) ++s.entities;  // the log pane has new lines to show
+           f.finished = done;
+           return {};
+         });
   }
 
   void follow_focused_log(const PollFocus& f) {
@@ -254,8 +261,9 @@ struct BatchPoller::Worker {
     next_pinned = now + p.options_.pinned_interval;
     for (const auto& job : f.pinned_jobs) {
       if (job != f.job)
-        step(
-            [&](SyncStats& s) { return refresh_tasks(*target, job, TaskRefresh::Incremental, s); });
+        step(tasks_scope(job), [&](SyncStats& s) {
+          return refresh_tasks(*target, job, TaskRefresh::Incremental, s);
+        });
       TaskQuery q;
       q.account = p.account_;
       q.job = job;
@@ -290,21 +298,22 @@ struct BatchPoller::Worker {
   void work(const Item& item) {
     switch (item.kind) {
       case Item::Pools:
-        return step([&](SyncStats& s) { return refresh_pools(*target, s); });
+        return step(kPoolsScope, [&](SyncStats& s) { return refresh_pools(*target, s); });
       case Item::NodeCounts:
-        return step([&](SyncStats&) { return queue_changed_pools(); });
+        return step(kPoolsScope, [&](SyncStats&) { return queue_changed_pools(); });
       case Item::Nodes:
-        return step([&](SyncStats& s) { return refresh_nodes(*target, item.id, s); });
+        return step(nodes_scope(item.id),
+                    [&](SyncStats& s) { return refresh_nodes(*target, item.id, s); });
       case Item::Jobs:
-        return step([&](SyncStats& s) { return queue_jobs(s); });
+        return step(kJobsScope, [&](SyncStats& s) { return queue_jobs(s); });
       case Item::JobCounts:
-        return step([&](SyncStats&) { return check_job(item.id); });
+        return step(tasks_scope(item.id), [&](SyncStats&) { return check_job(item.id); });
       case Item::Tasks:
-        return step([&](SyncStats& s) {
+        return step(tasks_scope(item.id), [&](SyncStats& s) {
           return refresh_tasks(*target, item.id, TaskRefresh::Incremental, s);
         });
       case Item::TaskVersions:
-        return step([&](SyncStats& s) {
+        return step(tasks_scope(item.id), [&](SyncStats& s) {
           return refresh_tasks(*target, item.id, TaskRefresh::Versions, s);
         });
     }
@@ -353,7 +362,7 @@ struct BatchPoller::Worker {
 
 BatchPoller::BatchPoller(std::string account, std::string data_dir, std::string lock_dir,
                          BatchClientFactory make_client, PollerOptions options,
-                         std::function<void()> on_change)
+                         std::function<void(std::vector<std::string>)> on_change)
     : account_(std::move(account)),
       data_dir_(std::move(data_dir)),
       lock_dir_(std::move(lock_dir)),
@@ -428,7 +437,7 @@ void BatchPoller::run() {
     bool polling = opened && w.lock.try_acquire();
     auto cycle_start = Steady::now();
     w.error = opened ? "" : opened.error().message;
-    w.wrote = false;
+    w.written.clear();
     if (polling) {
       w.refresh_focus(focus);
       w.queue_background(focus);
@@ -467,7 +476,7 @@ void BatchPoller::run() {
         backoff /= 2;
       status_.backoff = backoff;
     }
-    if (w.wrote && on_change_) on_change_();
+    if (!w.written.empty() && on_change_) on_change_({w.written.begin(), w.written.end()});
     auto pause = polling || !opened ? options_.focus_interval : options_.lock_retry;
     if (wait_until(cycle_start + pause + backoff)) return;
   }

@@ -25,8 +25,15 @@ struct PageReady {
   uint64_t generation = 0;
 };
 
+/// A Batch account's poller wrote these sync scopes (`jobs`, `pools`, `tasks/<job>`,
+/// `nodes/<pool>`) to the store: only a pane showing one of them re-reads.
+struct StoreWritten {
+  std::string account;
+  std::vector<std::string> scopes;
+};
+
 /// Everything a worker may tell the UI thread.
-using Event = std::variant<StatusMessage, Wake, PageReady>;
+using Event = std::variant<StatusMessage, Wake, PageReady, StoreWritten>;
 
 /// Many producers, one consumer; bounded so a lagging UI cannot grow it without end.
 class EventQueue {

@@ -76,10 +76,10 @@ class BatchPoller {
  public:
   /// `data_dir`: holds cache.db (the poller opens its own connection) and the copies of remote
   /// logs; `lock_dir`: where the poll locks live; `on_change` is called from the poller's thread
-  /// after it wrote to the store.
+  /// after it wrote to the store, with the sync scopes it wrote (`jobs`, `tasks/<job>`…).
   BatchPoller(std::string account, std::string data_dir, std::string lock_dir,
               BatchClientFactory make_client, PollerOptions options,
-              std::function<void()> on_change);
+              std::function<void(std::vector<std::string>)> on_change);
   /// Stops and joins the thread (a request in flight is cancelled by its timeout at most).
   ~BatchPoller();
   BatchPoller(const BatchPoller&) = delete;
@@ -105,7 +105,7 @@ class BatchPoller {
   std::string account_, data_dir_, lock_dir_;
   BatchClientFactory make_client_;
   PollerOptions options_;
-  std::function<void()> on_change_;
+  std::function<void(std::vector<std::string>)> on_change_;
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
