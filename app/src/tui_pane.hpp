@@ -193,6 +193,11 @@ class Pane {
   /// The pane's own keys, on any account; true when handled.
   virtual bool act(AppContext&, TuiState&, Action) { return false; }
 
+  /// What the pane's read depends on beyond its frame (the user's choices), taken on the UI
+  /// thread for the reader; none: the frame says it all.
+  virtual std::shared_ptr<const PaneData> read_input(const TuiState&) const { return nullptr; }
+  /// Takes `read_input()`'s answer into the reader's pane before it reads.
+  virtual void accept_input(TuiState&, const PaneData*) {}
   /// Reloads what the pane shows (a table: the visible page; its data).
   virtual void refresh(AppContext& ctx, TuiState& st);
   /// What render() draws from the store beyond the page (read on the reader's connection);

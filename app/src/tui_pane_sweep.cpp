@@ -34,14 +34,26 @@ class SweepPane : public Pane {
     next.task = *key;
     return true;
   }
-  bool act(AppContext& ctx, TuiState& st, Action a) override { return sweep_action(ctx, st, a); }
-  bool reads_in_background() const override { return false; }
-  void refresh(AppContext& ctx, TuiState& st) override { refresh_sweep(ctx, st); }
+  bool act(AppContext&, TuiState& st, Action a) override { return sweep_action(st, a); }
+  std::shared_ptr<const PaneData> read_input(const TuiState& st) const override {
+    return sweep_choice(st);
+  }
+  void accept_input(TuiState& st, const PaneData* in) override {
+    if (const auto* choice = dynamic_cast<const SweepChoice*>(in)) accept_sweep_choice(st, *choice);
+  }
+  // The runs are read, ranked and paged together (a page's order depends on every run).
+  TablePage load(AppContext& ctx, TuiState& st, size_t, int) override {
+    refresh_sweep(ctx, st);
+    return st.page;
+  }
+  std::shared_ptr<const PaneData> read_data(AppContext& ctx, TuiState& st) override {
+    return read_sweep_view(ctx, st);
+  }
   Rect table_rect(const TuiState& st, Rect body) const override {
     return sweep_table_rect(st, body);
   }
-  void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body) override {
-    render_sweep(ctx, st, c, body);
+  void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
+    render_sweep(st, c, body);
   }
   void store_changed() override { state.stale = true; }
 

@@ -110,6 +110,7 @@ PageModel TuiReader::read(const ReadRequest& r) {
   m.frame = frame_key(r.frame);
   m.data_version = version;
   auto& pane = focused_pane(st);
+  pane.accept_input(st, r.input.get());
   m.loaded = pane.reads_in_background();
   m.table = m.loaded && pane.is_table();
   if (m.table) load_page(*ctx_, st);
@@ -130,6 +131,7 @@ ReadRequest request_of(const TuiState& st) {
   r.pinned = st.pinned;
   r.rows = std::max(1, st.body_height);
   for (const auto& entry : st.pollers) r.watched.push_back(entry.first);
+  r.input = focused_pane(st).read_input(st);
   return r;
 }
 

@@ -31,6 +31,7 @@ struct ReadRequest {
   std::map<std::string, std::set<std::string>> pinned;  ///< pinned jobs by account
   int rows = 1;                                         ///< table rows that fit
   std::vector<std::string> watched;                     ///< accounts whose preemptions are told
+  std::shared_ptr<const PaneData> input;                ///< the pane's read_input()
   bool only_if_changed = false;  ///< read only when another connection committed since the last
 };
 

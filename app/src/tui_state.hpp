@@ -27,6 +27,7 @@
 #include "tui_preemption.hpp"
 #include "tui_reader.hpp"
 #include "widgets/bars.hpp"
+#include "widgets/charts.hpp"
 #include "widgets/dialog.hpp"
 #include "widgets/form.hpp"
 #include "widgets/line_edit.hpp"
@@ -61,6 +62,27 @@ struct SweepState {
   std::vector<std::string> marked;  ///< marked run ids, in marking order
   bool chart = false;               ///< the overlay chart is open
   std::unordered_map<std::string, std::vector<double>> curves;  ///< chart data by run id
+  std::vector<std::string> metric_names;  ///< the job's metrics, in order of first appearance
+  std::string names_error;                ///< why they could not be read
+};
+
+/// What the sweep's read depends on beyond its frame: the user's choices, made on the UI thread.
+struct SweepChoice : PaneData {
+  SweepMetric metric;  ///< empty: the job's main metric
+  int sort_column = -1;
+  bool reversed = false;
+  std::vector<std::string> marked;
+  bool chart = false;
+};
+
+/// What the sweep pane draws beyond its table page, read on the reader's connection.
+struct SweepView : PaneData {
+  std::string header;  ///< `best by loss ↓ min · g1 (baseline) 0.2639`
+  SweepMetric metric;  ///< what ranks the runs
+  size_t params = 0;   ///< parameter columns
+  std::vector<std::string> metric_names;
+  std::string names_error;
+  std::optional<LineChartVm> chart;  ///< when open; no series: nothing to chart yet
 };
 
 /// The log pane: a bounded-memory view of one file.
@@ -303,17 +325,26 @@ std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes
 /// Sweep (tui_sweep.cpp).
 /// Loads the job's runs when the store or the job changed, then fills `st.page`.
 void refresh_sweep(AppContext& ctx, TuiState& st);
+/// The user's sweep choices, for the reader.
+std::shared_ptr<const PaneData> sweep_choice(const TuiState& st);
+/// Takes the UI's choices into the reader's sweep state (a new job starts afresh).
+void accept_sweep_choice(TuiState& st, const SweepChoice& in);
+/// What the sweep draws beyond its page (header, metrics, chart), after refresh_sweep().
+std::shared_ptr<const PaneData> read_sweep_view(AppContext& ctx, TuiState& st);
 /// The part of `body` the sweep table gets (the rest holds the chart when open).
 Rect sweep_table_rect(const TuiState& st, Rect body);
 /// Draws the sweep table and, when open, the chart of the marked runs.
-void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body);
+void render_sweep(const TuiState& st, Canvas& c, Rect body);
 /// Opens the sweep pane of the job in focus (Jobs: the selected one).
 void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job);
 /// The chart series role of the i-th charted (or marked) run (tui_sweep_chart.cpp).
 Role sweep_series_role(size_t i);
-/// Draws the main metric's curves of the marked runs, else of the best few, in one chart.
-void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r);
+/// The main metric's curves of the marked runs, else of the best few, as one chart; no series
+/// when there is nothing to chart.
+LineChartVm sweep_chart_vm(AppContext& ctx, TuiState& st);
+/// Draws the chart of sweep_chart_vm().
+void render_sweep_chart(const LineChartVm& vm, Canvas& c, Rect r);
 /// Sort, mark and chart keys of the sweep pane; false when `a` is not one of them.
-bool sweep_action(AppContext& ctx, TuiState& st, Action a);
+bool sweep_action(TuiState& st, Action a);
 
 }  // namespace trainyard

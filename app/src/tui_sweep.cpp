@@ -28,16 +28,11 @@ std::optional<double> number(const std::string& s) {
   return v;
 }
 
-std::vector<Task> row_tasks(const SweepState& sw) {
-  std::vector<Task> out;
-  for (const auto& r : sw.rows) out.push_back(r.task);
-  return out;
-}
-
-SweepMetric main_metric_of(AppContext& ctx, const std::string& job,
-                           const std::vector<Task>& tasks) {
+// The job's metrics, read once per load: the `m` key steps through them.
+void read_metric_names(AppContext& ctx, SweepState& sw, const std::vector<Task>& tasks) {
   auto names = job_metric_names(*ctx.store, tasks);
-  return initial_sweep_metric(ctx.settings, job, names.value_or(std::vector<std::string>{}));
+  sw.metric_names = names.value_or(std::vector<std::string>{});
+  sw.names_error = names ? "" : names.error().message;
 }
 
 // A finished run's parameters and metrics no longer change: its summary is kept across reloads,
@@ -81,7 +76,9 @@ void load_rows(AppContext& ctx, TuiState& st) {
   sw.rows.clear();
   // Once known, the metric stays: finding it may ask every queued run for its metrics.
   bool same_metric = !sw.metric.name.empty() && !sw.rerank;
-  if (sw.metric.name.empty()) sw.metric = main_metric_of(ctx, f.job, *tasks);
+  read_metric_names(ctx, sw, *tasks);
+  if (sw.metric.name.empty())
+    sw.metric = initial_sweep_metric(ctx.settings, f.job, sw.metric_names);
   sw.rerank = false;
   sw.rows.reserve(tasks->size());
   for (auto& t : *tasks) sw.rows.push_back(make_row(ctx, sw, std::move(t), previous, same_metric));
@@ -90,12 +87,13 @@ void load_rows(AppContext& ctx, TuiState& st) {
 }
 
 // Sortable columns: ID, STATE, each parameter, FINAL, BEST.
-size_t sortable_count(const SweepState& sw) {
-  return sw.param_names.size() + 4;
+size_t sortable_count(size_t params) {
+  return params + 4;
 }
 
 size_t sort_index(const SweepState& sw) {
-  return sw.sort_column < 0 ? sortable_count(sw) - 1 : static_cast<size_t>(sw.sort_column);
+  return sw.sort_column < 0 ? sortable_count(sw.param_names.size()) - 1
+                            : static_cast<size_t>(sw.sort_column);
 }
 
 std::string sort_text(const SweepRow& r, size_t col) {
@@ -231,7 +229,7 @@ void toggle_mark(TuiState& st) {
   set_status(st, fmt::format("{} marked run(s) · c charts them", m.size()));
 }
 
-// Every run is summarized again under the new metric or direction on the next refresh; the
+// Every run is summarized again under the new metric or direction on the next read; the
 // header says what ranks them now.
 void rank_by(TuiState& st, SweepMetric m) {
   auto& sw = sweep_state(st);
@@ -243,13 +241,21 @@ void rank_by(TuiState& st, SweepMetric m) {
 }
 
 // The job's metric after the current one, in order of first appearance, with its usual direction.
-void next_metric(AppContext& ctx, TuiState& st) {
-  auto names = job_metric_names(*ctx.store, row_tasks(sweep_state(st)));
-  if (!names) return set_status(st, names.error().message, StatusLevel::Error);
-  if (names->empty()) return set_status(st, "no metric yet to rank the runs by");
-  auto it = std::find(names->begin(), names->end(), sweep_state(st).metric.name);
-  auto next = it == names->end() || it + 1 == names->end() ? names->front() : *(it + 1);
+void next_metric(TuiState& st) {
+  const auto* v = shown_data<SweepView>(st);
+  if (!v) return;
+  if (!v->names_error.empty()) return set_status(st, v->names_error, StatusLevel::Error);
+  const auto& names = v->metric_names;
+  if (names.empty()) return set_status(st, "no metric yet to rank the runs by");
+  auto it = std::find(names.begin(), names.end(), v->metric.name);
+  auto next = it == names.end() || it + 1 == names.end() ? names.front() : *(it + 1);
   rank_by(st, {next, metric_lower_is_better(next)});
+}
+
+// The metric ranking the runs on screen (the UI's choice, else the job's main one).
+SweepMetric shown_metric(const TuiState& st) {
+  const auto* v = shown_data<SweepView>(st);
+  return v ? v->metric : sweep_state(st).metric;
 }
 
 }  // namespace
@@ -260,15 +266,58 @@ void refresh_sweep(AppContext& ctx, TuiState& st) {
   fill_page(st);
 }
 
+std::shared_ptr<const PaneData> sweep_choice(const TuiState& st) {
+  const auto& sw = sweep_state(st);
+  auto c = std::make_shared<SweepChoice>();
+  c->metric = sw.metric;
+  c->sort_column = sw.sort_column;
+  c->reversed = sw.reversed;
+  c->marked = sw.marked;
+  c->chart = sw.chart;
+  return c;
+}
+
+void accept_sweep_choice(TuiState& st, const SweepChoice& in) {
+  auto& sw = sweep_state(st);
+  std::string key = st.top().account + "/" + st.top().job;
+  if (sw.job != key) {
+    sw = SweepState{};
+    sw.job = key;
+  }
+  bool metric_changed =
+      in.metric.name != sw.metric.name || in.metric.lower_is_better != sw.metric.lower_is_better;
+  if (!in.metric.name.empty() && metric_changed) {
+    sw.metric = in.metric;
+    sw.rerank = true;
+    sw.stale = true;
+    sw.curves.clear();
+  }
+  sw.sort_column = in.sort_column;
+  sw.reversed = in.reversed;
+  sw.marked = in.marked;
+  sw.chart = in.chart;
+}
+
+std::shared_ptr<const PaneData> read_sweep_view(AppContext& ctx, TuiState& st) {
+  auto& sw = sweep_state(st);
+  auto v = std::make_shared<SweepView>();
+  v->header = sanitize_text(sweep_header(sw.metric, sw.rows, sw.best));
+  v->metric = sw.metric;
+  v->params = sw.param_names.size();
+  v->metric_names = sw.metric_names;
+  v->names_error = sw.names_error;
+  if (sw.chart) v->chart = sweep_chart_vm(ctx, st);
+  return v;
+}
+
 Rect sweep_table_rect(const TuiState& st, Rect body) {
   return body.drop_top(1).drop_bottom(chart_height(st, body.drop_top(1)));
 }
 
-void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body) {
-  const auto& sw = sweep_state(st);
+void render_sweep(const TuiState& st, Canvas& c, Rect body) {
+  const auto* v = shown_data<SweepView>(st);
   // Indented to line up with the run ids below it.
-  c.draw_text(body.x + 1, body.y, sanitize_text(sweep_header(sw.metric, sw.rows, sw.best)),
-              Role::Title, body.w - 1);
+  if (v) c.draw_text(body.x + 1, body.y, v->header, Role::Title, body.w - 1);
   body = body.drop_top(1);
   Rect table = body.drop_bottom(chart_height(st, body));
   if (!table.empty()) {
@@ -282,7 +331,7 @@ void render_sweep(AppContext& ctx, TuiState& st, Canvas& c, Rect body) {
     c.draw_text(chart.x, chart.y, rule, Role::Border, chart.w);
     chart = chart.drop_top(1);
   }
-  render_sweep_chart(ctx, st, c, chart);
+  if (v && v->chart) render_sweep_chart(*v->chart, c, chart);
 }
 
 void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
@@ -298,14 +347,24 @@ void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
   next.task.clear();
   next.cursor = {};
   st.stack.push_back(next);
-  sweep_state(st).stale = true;
+  // Another job's sweep starts with none of this one's choices.
+  auto& sw = sweep_state(st);
+  std::string key = next.account + "/" + next.job;
+  if (sw.job != key) {
+    sw = SweepState{};
+    sw.job = key;
+  }
+  sw.stale = true;
 }
 
-bool sweep_action(AppContext& ctx, TuiState& st, Action a) {
+bool sweep_action(TuiState& st, Action a) {
   auto& sw = sweep_state(st);
+  const auto* v = shown_data<SweepView>(st);
+  size_t columns = sortable_count(v ? v->params : sw.param_names.size());
   switch (a) {
     case Action::SortNext:
-      sw.sort_column = static_cast<int>((sort_index(sw) + 1) % sortable_count(sw));
+      sw.sort_column = static_cast<int>(
+          ((sw.sort_column < 0 ? columns - 1 : static_cast<size_t>(sw.sort_column)) + 1) % columns);
       sw.reversed = false;
       return true;
     case Action::SortFlip:
@@ -315,11 +374,13 @@ bool sweep_action(AppContext& ctx, TuiState& st, Action a) {
       toggle_mark(st);
       return true;
     case Action::NextMetric:
-      next_metric(ctx, st);
+      next_metric(st);
       return true;
-    case Action::FlipDirection:
-      rank_by(st, {sw.metric.name, !sw.metric.lower_is_better});
+    case Action::FlipDirection: {
+      auto m = shown_metric(st);
+      rank_by(st, {m.name, !m.lower_is_better});
       return true;
+    }
     case Action::Chart:
       sw.chart = !sw.chart;
       return true;

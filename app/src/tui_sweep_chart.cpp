@@ -67,14 +67,11 @@ Role sweep_series_role(size_t i) {
   return roles[i % kMaxCurves];
 }
 
-void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
+LineChartVm sweep_chart_vm(AppContext& ctx, TuiState& st) {
   auto& sw = sweep_state(st);
   auto runs = chart_runs(sw);
-  if (sw.metric.name.empty() || runs.empty()) {
-    c.draw_text(r.x, r.y, "no metric points yet to chart", Role::Dim, r.w);
-    return;
-  }
   LineChartVm vm;
+  if (sw.metric.name.empty() || runs.empty()) return vm;
   vm.title = chart_title(sw, runs);
   size_t longest = 0;
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -88,7 +85,14 @@ void render_sweep_chart(AppContext& ctx, TuiState& st, Canvas& c, Rect r) {
   // Assigned from std::string: GCC 12 at -O2 misreports `= "0"` here as overlapping (-Wrestrict).
   vm.x_left = std::string(1, '0');
   vm.x_right = fmt::format("{} points", longest);
-  render_line_chart(vm, c, r);
+  return vm;
+}
+
+void render_sweep_chart(const LineChartVm& vm, Canvas& c, Rect r) {
+  if (vm.series.empty())
+    c.draw_text(r.x, r.y, "no metric points yet to chart", Role::Dim, r.w);
+  else
+    render_line_chart(vm, c, r);
 }
 
 }  // namespace trainyard

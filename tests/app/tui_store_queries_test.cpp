@@ -187,5 +187,22 @@ TEST_F(TuiStoreQueries, ATickRunsNoStatementOnTheUiConnection) {
   EXPECT_EQ(counter.count(), 0);
 }
 
+// The Sweep pane's runs, ranking, header and chart are read by the reader: sorting, marking,
+// charting and another metric run no statement on the UI thread's connection.
+TEST_F(TuiStoreQueries, TheSweepPaneRunsNoStatementOnTheUiConnection) {
+  open_on("sweep", kLocalAccount, "resnet-sweep");
+  ASSERT_NE(frame().find("best by"), std::string::npos) << frame();
+  EXPECT_EQ(statements_per_key(), 0);
+  for (const char* key : {"o", "Space", "c", "m", "M"}) {
+    StatementCounter counter(store().handle());
+    auto k = parse_key_name(key);
+    ASSERT_TRUE(k) << key;
+    tui_->handle_key(*k);
+    tui_->draw();
+    EXPECT_EQ(counter.count(), 0) << key;
+  }
+  EXPECT_NE(frame().find("marked run"), std::string::npos) << frame();
+}
+
 }  // namespace
 }  // namespace trainyard
