@@ -24,9 +24,6 @@ FieldError count_field(const std::string& v);
 FieldError id_field(const std::string& v);
 FieldError required_field(const std::string& v);
 
-/// The id of the selected row of a table pane.
-std::optional<std::string> selected_row(TuiState& st);
-
 /// Queues `command` on the focused account's worker (refused, with a status message, when the
 /// account is read-only or unknown); the status bar shows `what…` until it answers.
 /// `change` false: a read, allowed on a read-only account.

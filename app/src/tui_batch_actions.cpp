@@ -63,12 +63,6 @@ FieldError required_field(const std::string& v) {
   return v.empty() ? FieldError("this field is needed") : FieldError();
 }
 
-std::optional<std::string> selected_row(TuiState& st) {
-  auto& c = st.top().cursor;
-  if (c.selected < c.first || c.selected - c.first >= st.page.keys.size()) return std::nullopt;
-  return st.page.keys[c.selected - c.first];
-}
-
 bool account_writable(AppContext& ctx, TuiState& st) {
   return account_config(ctx, st, true).has_value();
 }

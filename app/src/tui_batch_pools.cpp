@@ -99,7 +99,7 @@ void open_pool_form(AppContext& ctx, TuiState& st) {
 
 void pool_action(AppContext& ctx, TuiState& st, Action a) {
   if (a == Action::Create) return open_pool_form(ctx, st);
-  auto pool = selected_row(st);
+  auto pool = selected_key(st);
   if (!pool) return set_status(st, "no pool selected");
   if (!account_writable(ctx, st)) return;
   const std::string id = *pool;

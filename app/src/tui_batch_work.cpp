@@ -84,7 +84,7 @@ void open_task_form(AppContext& ctx, TuiState& st, const std::string& job) {
 }  // namespace
 
 void node_action(AppContext& ctx, TuiState& st, Action a) {
-  auto node = selected_row(st);
+  auto node = selected_key(st);
   if (!node) return set_status(st, "no node selected");
   const std::string pool = st.top().pool, id = *node;
   switch (a) {
@@ -106,7 +106,7 @@ void node_action(AppContext& ctx, TuiState& st, Action a) {
 
 void job_action(AppContext& ctx, TuiState& st, Action a) {
   if (a == Action::Create) return open_job_form(ctx, st);
-  auto job = selected_row(st);
+  auto job = selected_key(st);
   if (!job) return set_status(st, "no job selected");
   const std::string id = *job;
   switch (a) {
@@ -130,11 +130,11 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
 
 void task_action(AppContext& ctx, TuiState& st, Action a) {
   if (a == Action::RunForm) {
-    auto job = st.top().view == View::Jobs ? selected_row(st) : st.top().job;
+    auto job = st.top().view == View::Jobs ? selected_key(st) : st.top().job;
     if (!job || job->empty()) return set_status(st, "no job selected");
     return open_task_form(ctx, st, *job);
   }
-  auto task = selected_row(st);
+  auto task = selected_key(st);
   if (st.top().view != View::Tasks) task = st.top().task;
   if (!task || task->empty()) return set_status(st, "no task selected");
   const std::string job = st.top().job, id = *task;

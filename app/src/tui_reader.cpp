@@ -77,10 +77,13 @@ void TuiReader::run() {
     }
     PageModel m;
     m.generation = r.generation;
-    // No exception may cross into the UI thread, nor end this one: a failed read shows nothing.
+    // No exception may cross into the UI thread, nor end this one: a failed read says why.
     try {
       m = read(r);
+    } catch (const std::exception& e) {
+      m.error = e.what();
     } catch (...) {
+      m.error = "an unknown failure";
     }
     lock.lock();
     // News is told once: a model the UI never takes keeps its news for the next one.
@@ -159,6 +162,11 @@ bool apply_page(TuiState& st) {
 }
 
 bool apply_model(TuiState& st, PageModel m) {
+  if (!m.error.empty()) {
+    if (m.generation != st.read_generation) return false;
+    set_status(st, "reading the cache failed: " + sanitize_text(m.error), StatusLevel::Error);
+    return true;
+  }
   if (m.generation == st.read_generation) st.read_version = m.data_version;
   if (!m.preemption_news.empty())
     set_status(st, sanitize_text(m.preemption_news), StatusLevel::Error);

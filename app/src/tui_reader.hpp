@@ -53,6 +53,7 @@ struct PageModel {
   TableCursor cursor;  ///< the request's cursor, kept within the rows and on screen
   SyncFacts sync;
   std::string preemption_news;  ///< nodes preempted and tasks requeued since the last read
+  std::string error;            ///< why the read failed (nothing else is set then)
 };
 
 /// A worker thread that owns a second store connection on the same data directory. Requests

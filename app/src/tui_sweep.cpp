@@ -211,14 +211,8 @@ int chart_height(const TuiState& st, Rect body) {
   return body.h < 12 ? body.h : body.h / 2;
 }
 
-std::optional<std::string> selected_run(const TuiState& st) {
-  const auto& c = st.stack.back().cursor;
-  if (c.selected < c.first || c.selected - c.first >= st.page.keys.size()) return std::nullopt;
-  return st.page.keys[c.selected - c.first];
-}
-
 void toggle_mark(TuiState& st) {
-  auto id = selected_run(st);
+  auto id = selected_key(st);
   if (!id) return;
   auto& m = sweep_state(st).marked;
   auto it = std::find(m.begin(), m.end(), *id);
@@ -340,7 +334,7 @@ void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
   if (job)
     next.job = *job;
   else if (next.view == View::Jobs)
-    next.job = selected_run(st).value_or("");
+    next.job = selected_key(st).value_or("");
   if (next.job.empty()) return set_status(st, "sweep: select a job first", StatusLevel::Error);
   if (next.view == View::Sweep) return;
   next.view = View::Sweep;
