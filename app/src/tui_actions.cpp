@@ -148,7 +148,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       st.input.set_text("");
       break;
     case Action::RunForm:
-      open_run_form(st);
+      open_run_form(ctx, st);
       break;
     case Action::Stop:
       confirm_stop(st);

@@ -22,7 +22,7 @@ std::vector<TuiCommand> make_commands() {
   c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks"));
   c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools"));
   c.push_back(pane("gpus", {"gpu"}, View::Gpus, "gpus"));
-  c.push_back({"run", {}, [](AppContext&, TuiState& st) { open_run_form(st); }, "run"});
+  c.push_back({"run", {}, [](AppContext& ctx, TuiState& st) { open_run_form(ctx, st); }, "run"});
   c.push_back({"submit", {"su"}, open_submit_prompt, "submit"});
   c.push_back({"sweep",
                {"sw"},

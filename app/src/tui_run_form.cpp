@@ -70,8 +70,8 @@ void queue_runs(TuiState& st, std::vector<SubmitRequest> requests, std::optional
       [&st](const Result<std::string>& r) { run_form_submitted(st, r); });
 }
 
-nlohmann::json run_request(const Form& f) {
-  nlohmann::json task{{"id", fmt::format("run-{}", to_micros(SystemClock().now()) / 1000)},
+nlohmann::json run_request(const Form& f, Timestamp now) {
+  nlohmann::json task{{"id", fmt::format("run-{}", to_micros(now) / 1000)},
                       {"commandLine", f.value("Command")}};
   if (!f.value("Name").empty()) task["displayName"] = f.value("Name");
   if (auto gpus = positive_int(f.value("GPUs")); gpus && *gpus > 1) task["requiredSlots"] = *gpus;
@@ -116,7 +116,7 @@ void submit_run_form(TuiState& st) {
   queue_runs(st, {req}, std::nullopt);
 }
 
-void open_run_form(TuiState& st) {
+void open_run_form(AppContext& ctx, TuiState& st) {
   if (st.top().account != kLocalAccount)
     return set_status(st, "runs start on the local account for now", StatusLevel::Error);
   Form f;
@@ -144,7 +144,9 @@ void open_run_form(TuiState& st) {
   st.on_form_submit = nullptr;
   st.form_hooks = {};
   st.form_hooks.json_name = "run.json";
-  st.form_hooks.to_json = [](const Form& form) { return run_request(form).dump(2) + "\n"; };
+  st.form_hooks.to_json = [&clock = ctx.clock](const Form& form) {
+    return run_request(form, clock.now()).dump(2) + "\n";
+  };
   st.form_hooks.send_json = [&st](const std::string& text, const Form& form) {
     return send_run_json(st, text, form);
   };

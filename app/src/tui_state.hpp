@@ -218,7 +218,7 @@ void age_status(TuiState& st);
 /// Modes (tui_modes.cpp).
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
 /// The run form (tui_run_form.cpp): shows it; queues its run on Enter.
-void open_run_form(TuiState& st);
+void open_run_form(AppContext& ctx, TuiState& st);
 void submit_run_form(TuiState& st);
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text);
 std::vector<std::string> complete_command(const std::string& prefix);

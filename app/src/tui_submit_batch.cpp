@@ -10,9 +10,8 @@ namespace {
 
 // The job and its tasks as the service has them now.
 Result<void> cache_sent_job(azure::BatchClient& c, Store& s, const std::string& account,
-                            const std::string& job) {
+                            const std::string& job, const Clock& clock) {
   TY_TRY(cache_job(s, c, job));
-  static const SystemClock clock;
   SyncTarget target{s, c, account, clock};
   SyncStats stats;
   return refresh_tasks(target, job, TaskRefresh::Incremental, stats);
@@ -23,14 +22,14 @@ Result<void> cache_sent_job(azure::BatchClient& c, Store& s, const std::string& 
 void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs) {
   auto all = submit_bodies(specs);
   if (!all) return set_status(st, all.error().message, StatusLevel::Error);
-  auto command = [all = std::move(*all), specs, account = st.top().account](
+  auto command = [all = std::move(*all), specs, account = st.top().account, &clock = ctx.clock](
                      azure::BatchClient& c, Store& s) -> Result<std::string> {
     std::string done;
     for (size_t i = 0; i < all.size(); ++i) {
       auto sent = send_job(c, specs[i], all[i]);
       if (!sent) return sent.error();
       auto line = changed(
-          {}, [&] { return cache_sent_job(c, s, account, sent->job); }, sent_line(*sent),
+          {}, [&] { return cache_sent_job(c, s, account, sent->job, clock); }, sent_line(*sent),
           "job " + sent->job);
       done += (done.empty() ? "" : "; ") + status_text(*line);
     }

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "tui_screen.hpp"
 
 namespace trainyard {
@@ -129,6 +131,18 @@ TEST_F(TuiRunForm, EditorWritingAnInvalidRunStartsNothing) {
   q.account = kLocalAccount;
   q.job = "invalid";
   EXPECT_TRUE(fixture_.ctx().store->tasks(q)->empty());
+}
+
+// The run's id is stamped from the TUI's clock, as every other time it shows.
+TEST_F(TuiRunForm, TheRunIdComesFromTheTuisClock) {
+  auto seen = fixture_.dir() + "/seen.json";
+  editor_script("cp \"$1\" " + seen);
+  open_run_form("stamped", "true");
+  keys("C-o");
+  std::ifstream in(seen);
+  auto task = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_FALSE(task.is_discarded());
+  EXPECT_EQ(task.value("id", ""), "run-" + std::to_string(to_micros(apptest::kFixtureNow) / 1000));
 }
 
 }  // namespace
