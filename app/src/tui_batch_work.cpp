@@ -14,13 +14,7 @@ void node_change(AppContext& ctx, TuiState& st, const std::string& verb, const s
 }
 
 void toggle_scheduling(AppContext& ctx, TuiState& st, const std::string& node) {
-  const std::string pool = st.top().pool;
-  auto nodes = ctx.store->nodes(st.top().account, pool);
-  bool enabled = true;
-  if (nodes)
-    for (const auto& n : *nodes)
-      if (n.id == node) enabled = n.scheduling_state == SchedulingState::Enabled;
-  queue_action(ctx, st, act::set_scheduling(pool, node, !enabled));
+  queue_action(ctx, st, act::toggle_scheduling(st.top().pool, node));
 }
 
 FormChange job_change(AppContext& ctx, const nlohmann::json& body) {
@@ -118,11 +112,8 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
       return confirm_then(ctx, st, "Delete job",
                           "Delete " + id + " with all its tasks and their files?",
                           act::delete_job(id));
-    case Action::Scheduling: {
-      auto cached = ctx.store->job(st.top().account, id);
-      bool disabled = cached && *cached && (*cached)->state == JobState::Disabled;
-      return queue_action(ctx, st, disabled ? act::enable_job(id) : act::disable_job(id));
-    }
+    case Action::Scheduling:
+      return queue_action(ctx, st, act::toggle_job(id));
     default:
       return;
   }

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "azure/batch_actions.hpp"
+#include "statement_counter.hpp"
 #include "tui_batch_fixture.hpp"
 
 namespace trainyard {
@@ -155,6 +156,47 @@ TEST_F(TuiBatch, ARunningTasksSparklineFillsWithoutOpeningItsLog) {
 TEST_F(TuiBatch, TheNodesPaneOpensOnTheAccountsFirstPool) {
   open_batch("nodes");
   EXPECT_NE(screen().find("Nodes · seed-cpu"), std::string::npos) << screen();
+}
+
+// `h` on a job asks the service for the job's state on the worker, so it disables an active job
+// and enables it again, whatever the cache says.
+TEST_F(TuiBatch, HDisablesAnActiveJobAndEnablesItAgain) {
+  open_batch("jobs");
+  auto c = open_client();
+  auto state = [&] {
+    auto j = azure::get_job(*c, "seed-sweep");
+    return j ? j->state : JobState::Deleting;
+  };
+  ASSERT_EQ(state(), JobState::Active);
+  keys("h");
+  EXPECT_TRUE(eventually([&] { return state() == JobState::Disabled; })) << screen();
+  keys("h");
+  EXPECT_TRUE(eventually([&] { return state() == JobState::Active; })) << screen();
+}
+
+// `h` on a node toggles its scheduling from the service's state.
+TEST_F(TuiBatch, HDisablesANodesSchedulingAndEnablesItAgain) {
+  open_batch("nodes");
+  auto c = open_client();
+  auto before = c->nodes("seed-cpu");
+  ASSERT_TRUE(before.ok());
+  ASSERT_FALSE(before->empty());
+  {
+    // The node's scheduling is read from the service on the worker, not from the UI's cache.
+    StatementCounter counter(fixture_.ctx().store->handle());
+    tui_->handle_key(KeyEvent::character('h'));
+    EXPECT_EQ(counter.count(), 0);
+  }
+  auto scheduling = [&] {
+    auto nodes = c->nodes("seed-cpu");
+    int disabled = 0;
+    for (const auto& n : nodes.value_or(std::vector<Node>{}))
+      disabled += n.scheduling_state == SchedulingState::Disabled;
+    return disabled;
+  };
+  EXPECT_TRUE(eventually([&] { return scheduling() == 1; })) << screen();
+  keys("h");
+  EXPECT_TRUE(eventually([&] { return scheduling() == 0; })) << screen();
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "statement_counter.hpp"
 #include "store/store.hpp"
 #include "tui_screen.hpp"
 
@@ -15,25 +16,6 @@ namespace {
 
 using apptest::kNormal;
 using apptest::TuiScreen;
-
-// Counts every statement started on one connection while it lives (TY_SHOW_SQL=1 prints them).
-class StatementCounter {
- public:
-  explicit StatementCounter(sqlite3* db) : db_(db) {
-    sqlite3_trace_v2(db_, SQLITE_TRACE_STMT, &StatementCounter::on_statement, this);
-  }
-  ~StatementCounter() { sqlite3_trace_v2(db_, 0, nullptr, nullptr); }
-  int count() const { return count_; }
-
- private:
-  static int on_statement(unsigned, void* self, void*, void* sql) {
-    if (getenv("TY_SHOW_SQL")) std::cout << "SQL " << static_cast<const char*>(sql) << "\n";
-    ++static_cast<StatementCounter*>(self)->count_;
-    return 0;
-  }
-  sqlite3* db_;
-  int count_ = 0;
-};
 
 class TuiStoreQueries : public TuiScreen {
  protected:

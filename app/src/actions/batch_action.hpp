@@ -97,6 +97,8 @@ BatchAction remove_nodes(std::string pool, std::vector<std::string> nodes,
 /// Enables or disables a node's scheduling.
 BatchAction set_scheduling(std::string pool, std::string node, bool enable,
                            azure::NodeTaskOption option = azure::NodeTaskOption::Requeue);
+/// Disables a node's scheduling when the service has it enabled, else enables it.
+BatchAction toggle_scheduling(std::string pool, std::string node);
 /// Where to SSH into a node (a read).
 BatchAction remote_login(std::string pool, std::string node);
 
@@ -107,6 +109,8 @@ BatchAction delete_job(std::string job);
 BatchAction enable_job(std::string job);
 BatchAction disable_job(std::string job,
                         azure::DisableJobOption option = azure::DisableJobOption::Requeue);
+/// Enables a job the service has disabled (or is disabling), else disables it.
+BatchAction toggle_job(std::string job);
 
 /// Tasks (task_actions.cpp). `tasks` are Batch wire JSON, each checked by check_task.
 BatchAction add_tasks(std::string job, std::vector<nlohmann::json> tasks);

@@ -65,4 +65,15 @@ BatchAction disable_job(std::string job, azure::DisableJobOption option) {
       [job, option](azure::BatchClient& c) { return azure::disable_job(c, job, option); });
 }
 
+// The job's state comes from the service, on the worker: what the cache says may be old.
+BatchAction toggle_job(std::string job) {
+  return {"enable or disable job " + job, ActionKind::Change,
+          [job](ActionEnv& env) -> Result<ActionOutcome> {
+            auto j = azure::get_job(env.client, job);
+            if (!j) return j.error();
+            bool disabled = j->state == JobState::Disabled || j->state == JobState::Disabling;
+            return (disabled ? enable_job(job) : disable_job(job)).run(env);
+          }};
+}
+
 }  // namespace trainyard::act

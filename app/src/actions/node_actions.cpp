@@ -64,6 +64,17 @@ BatchAction set_scheduling(std::string pool, std::string node, bool enable,
                  });
 }
 
+// The node's state comes from the service, on the worker: what the cache says may be old.
+BatchAction toggle_scheduling(std::string pool, std::string node) {
+  return {"toggle scheduling on node " + node, ActionKind::Change,
+          [pool, node](ActionEnv& env) -> Result<ActionOutcome> {
+            auto n = azure::get_node(env.client, pool, node);
+            if (!n) return n.error();
+            bool enabled = n->scheduling_state == SchedulingState::Enabled;
+            return set_scheduling(pool, node, !enabled).run(env);
+          }};
+}
+
 BatchAction remove_nodes(std::string pool, std::vector<std::string> nodes,
                          azure::NodeTaskOption option) {
   auto refresh = [pool, nodes](ActionEnv& env) -> Result<void> {
