@@ -14,6 +14,7 @@ const std::vector<Binding>& default_bindings() {
       {"Escape", A::Back, "back", C::Global},
       {":", A::Command, "command (" + listed_commands() + ")", C::Global, true},
       {"R", A::Refresh, "refresh now", C::Global},
+      {"V", A::CompareOpen, "compare the runs marked with v", C::Global},
       {"j", A::Down, "down", C::Table},
       {"Down", A::Down, "down", C::Table},
       {"k", A::Up, "up", C::Table},
@@ -51,6 +52,7 @@ const std::vector<Binding>& default_bindings() {
       {"d", A::Detail, "details and charts", C::Tasks, true},
       {"l", A::Logs, "logs", C::Tasks},
       {"x", A::Remove, "remove a finished run (Batch: delete the task)", C::Tasks},
+      {"v", A::Compare, "compare the run (again: stop comparing it)", C::Tasks},
       {"w", A::Sweep, "sweep view of the job", C::Jobs},
       {"m", A::Pin, "pin the job (again: unpin): follow its running tasks' logs (Batch)", C::Jobs,
        true},
@@ -64,6 +66,17 @@ const std::vector<Binding>& default_bindings() {
       {"Enter", A::Detail, "details of the run", C::Sweep},
       {"d", A::Detail, "details of the run", C::Sweep},
       {"l", A::Logs, "logs of the run", C::Sweep},
+      {"v", A::Compare, "compare the run (again: stop comparing it)", C::Sweep},
+      {"j", A::Down, "next run", C::Compare},
+      {"Down", A::Down, "next run", C::Compare},
+      {"k", A::Up, "previous run", C::Compare},
+      {"Up", A::Up, "previous run", C::Compare},
+      {"v", A::Compare, "remove the run from the comparison", C::Compare, true},
+      {"m", A::NextMetric, "metric to compare by: the next one", C::Compare, true},
+      {"M", A::FlipDirection, "min/max is best (flips the direction)", C::Compare},
+      {"d", A::Detail, "details of the run", C::Compare, true},
+      {"Enter", A::Detail, "details of the run", C::Compare},
+      {"l", A::Logs, "logs of the run", C::Compare},
       {"j", A::Down, "scroll down", C::Logs},
       {"Down", A::Down, "scroll down", C::Logs},
       {"k", A::Up, "scroll up", C::Logs},
@@ -79,6 +92,11 @@ const std::vector<Binding>& default_bindings() {
       {"N", A::SearchPrev, "previous match", C::Logs},
       {"e", A::Stderr, "stdout/stderr", C::Logs, true},
       {"s", A::Stop, "stop the task", C::Logs},
+      {"|", A::SplitLogs,
+       "split the view: keep this log beside the next one opened (again: side by side/stacked)",
+       C::Logs},
+      {"Tab", A::SwitchLog, "switch to the other log of the split", C::Logs},
+      {"x", A::CloseSplit, "close the split", C::Logs},
       {"l", A::Logs, "logs", C::Detail, true},
       {"s", A::Stop, "stop the task", C::Detail},
   };
@@ -109,6 +127,8 @@ const char* context_name(Context c) {
       return "GPUs";
     case Context::Sweep:
       return "Sweep";
+    case Context::Compare:
+      return "Compare";
   }
   return "";
 }

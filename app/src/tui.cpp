@@ -26,9 +26,9 @@ using namespace std::chrono_literals;
 
 HelpVm help_from_keymap() {
   HelpVm vm;
-  for (Context c :
-       {Context::Global, Context::Table, Context::Accounts, Context::Pools, Context::Nodes,
-        Context::Jobs, Context::Tasks, Context::Sweep, Context::Logs, Context::Detail}) {
+  for (Context c : {Context::Global, Context::Table, Context::Accounts, Context::Pools,
+                    Context::Nodes, Context::Jobs, Context::Tasks, Context::Sweep, Context::Compare,
+                    Context::Logs, Context::Detail}) {
     HelpSection s{context_name(c), {}};
     for (const auto& b : default_bindings())
       if (b.context == c) s.entries.push_back({b.chord, b.description});

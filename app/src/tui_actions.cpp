@@ -3,6 +3,7 @@
 
 #include "actions/local_action.hpp"
 #include "tui_action_routes.hpp"
+#include "tui_compare.hpp"
 #include "tui_state.hpp"
 #include "widgets/table.hpp"
 
@@ -182,6 +183,12 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Sweep:
       open_sweep(ctx, st, std::nullopt);
+      break;
+    case Action::Compare:
+      toggle_compare_run(st);
+      break;
+    case Action::CompareOpen:
+      open_compare(st);
       break;
     case Action::Pin:
       if (auto key = selected_key(st)) toggle_pin(st, *key);

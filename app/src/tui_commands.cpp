@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "tui_compare.hpp"
+#include "tui_grep.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -28,6 +30,9 @@ std::vector<TuiCommand> make_commands() {
                {"sw"},
                [](AppContext& ctx, TuiState& st) { open_sweep(ctx, st, std::nullopt); },
                "sweep"});
+  c.push_back({"compare", {"cmp"}, [](AppContext&, TuiState& st) { open_compare(st); }, "compare"});
+  c.push_back({"grep", {}, nullptr, "grep PATTERN", grep_command});
+  c.push_back({"save", {}, nullptr, "save PATH", save_log_command});
   c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
   c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
   c.push_back(pane("nodes", {"no"}, View::Nodes, ""));
@@ -37,6 +42,14 @@ std::vector<TuiCommand> make_commands() {
 
 bool answers_to(const TuiCommand& c, const std::string& text) {
   return c.name == text || std::find(c.aliases.begin(), c.aliases.end(), text) != c.aliases.end();
+}
+
+// `save out.log` → {"save", "out.log"}: the name, and the rest without its leading spaces.
+std::pair<std::string, std::string> split_command(const std::string& text) {
+  auto space = text.find(' ');
+  if (space == std::string::npos) return {text, ""};
+  auto rest = text.find_first_not_of(' ', space);
+  return {text.substr(0, space), rest == std::string::npos ? "" : text.substr(rest)};
 }
 
 }  // namespace
@@ -68,11 +81,15 @@ std::vector<std::string> complete_command(const std::string& prefix) {
 }
 
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
-  const TuiCommand* c = find_tui_command(text);
+  auto [name, args] = split_command(text);
+  const TuiCommand* c = find_tui_command(name);
   if (!c)
     return set_status(st, fmt::format("unknown command ':{}' (try {})", text, listed_commands()),
                       StatusLevel::Error);
   st.action_label = ":" + c->name;
+  if (c->run_with) return c->run_with(ctx, st, args);
+  if (!args.empty())
+    return set_status(st, fmt::format(":{} takes no argument", c->name), StatusLevel::Error);
   c->run(ctx, st);
 }
 

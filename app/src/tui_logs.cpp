@@ -50,7 +50,10 @@ void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream) {
 }
 
 void refresh_logs(TuiState& st) {
-  auto& lg = log_state(st);
+  refresh_log_state(log_state(st));
+}
+
+void refresh_log_state(LogState& lg) {
   if (!lg.file) {
     // A Batch task's copy appears once its poller has read the first bytes.
     if (lg.path.empty()) return;
@@ -176,7 +179,10 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
 }
 
 void render_logs(TuiState& st, Canvas& c, Rect r) {
-  auto& lg = log_state(st);
+  render_log_state(log_state(st), c, r);
+}
+
+void render_log_state(LogState& lg, Canvas& c, Rect r) {
   // The view's last row is its status line; following must show the file's last lines at the
   // size drawn now, not the size of the previous refresh.
   lg.body_height = std::max(1, r.h - 1);

@@ -21,7 +21,7 @@ namespace trainyard {
 struct TuiState;
 
 /// The panes.
-enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
+enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep, Compare, Grep };
 
 /// Selection, scroll and filter of one table pane.
 struct TableCursor {
@@ -35,7 +35,8 @@ struct Frame {
   View view = View::Jobs;
   std::string account = kLocalAccount;
   std::string pool, job, task;
-  std::string node;  ///< a node's files (its start task's logs) rather than a task's
+  std::string node;   ///< a node's files (its start task's logs) rather than a task's
+  std::string query;  ///< the Grep pane's pattern
   TableCursor cursor;
 };
 

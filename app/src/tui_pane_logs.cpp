@@ -1,5 +1,6 @@
 // The Logs pane: a task's stdout or stderr, or a Batch node's start task logs, followed live.
 #include "sync/incremental_sync.hpp"
+#include "tui_log_split.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -52,18 +53,26 @@ class LogsPane : public Pane {
     open_logs(ctx, st, !st.top().node.empty());
   }
   bool act(AppContext& ctx, TuiState& st, Action a) override {
+    if (log_split_action(st, a)) return true;
     if (!log_action_handles(a)) return false;
     log_action(ctx, st, a);
     return true;
   }
-  void refresh(AppContext&, TuiState& st) override { refresh_logs(st); }
-  void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
-    render_logs(st, c, body);
+  void refresh(AppContext&, TuiState& st) override {
+    refresh_logs(st);
+    refresh_log_split(st);
   }
-  void tick(TuiState& st) override { refresh_logs(st); }
+  void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
+    render_log_split(st, c, body);
+  }
+  void tick(TuiState& st) override {
+    refresh_logs(st);
+    refresh_log_split(st);
+  }
   bool tailing(const TuiState&) const override { return state.follow; }
 
   LogState state;
+  std::optional<LogSplit> split;  ///< a second log shown beside this one
 };
 
 }  // namespace
@@ -74,6 +83,10 @@ std::unique_ptr<Pane> make_logs_pane() {
 
 LogState& log_state(TuiState& st) {
   return static_cast<LogsPane&>(st.panes[View::Logs]).state;
+}
+
+std::optional<LogSplit>& log_split(TuiState& st) {
+  return static_cast<LogsPane&>(st.panes[View::Logs]).split;
 }
 
 const LogState& log_state(const TuiState& st) {

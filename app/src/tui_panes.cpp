@@ -12,6 +12,8 @@ std::unique_ptr<Pane> make_logs_pane();
 std::unique_ptr<Pane> make_detail_pane();
 std::unique_ptr<Pane> make_gpus_pane();
 std::unique_ptr<Pane> make_sweep_pane();
+std::unique_ptr<Pane> make_compare_pane();
+std::unique_ptr<Pane> make_grep_pane();
 
 namespace {
 
@@ -25,7 +27,8 @@ constexpr PaneEntry kPanes[] = {
     {View::Nodes, make_nodes_pane},       {View::Jobs, make_jobs_pane},
     {View::Tasks, make_tasks_pane},       {View::Logs, make_logs_pane},
     {View::Detail, make_detail_pane},     {View::Gpus, make_gpus_pane},
-    {View::Sweep, make_sweep_pane},
+    {View::Sweep, make_sweep_pane},       {View::Compare, make_compare_pane},
+    {View::Grep, make_grep_pane},
 };
 
 }  // namespace

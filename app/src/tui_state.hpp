@@ -15,6 +15,7 @@
 #include "app/context.hpp"
 #include "app/keymap.hpp"
 #include "app/tui.hpp"
+#include "compare_runs.hpp"
 #include "core/event_queue.hpp"
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
@@ -163,6 +164,7 @@ struct TuiState {
   bool live = false;  ///< an interactive loop runs (headless frames never poll)
   /// Pinned jobs by account: their running tasks' logs are followed (metrics stay live).
   PinnedJobs pinned;
+  CompareSet compare;  ///< runs marked with `v` in any pane, job and account
   /// Batch accounts' action workers by account (after `events`, which they post to).
   std::map<std::string, std::unique_ptr<CommandRunner>> runners;
   std::chrono::steady_clock::time_point last_reload{};
@@ -250,10 +252,16 @@ void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream = false);
 /// The remote file a Batch frame's log pane follows (`stdout.txt`, `startup/stderr.txt`…).
 std::string remote_log_file(const Frame& f, bool stderr_stream);
 void refresh_logs(TuiState& st);
+/// Reads what `lg`'s file gained (of any log, focused or not).
+void refresh_log_state(LogState& lg);
+/// Draws `lg` in `r` (its last row the view's status line).
+void render_log_state(LogState& lg, Canvas& c, Rect r);
 void log_action(AppContext& ctx, TuiState& st, Action a);
 bool log_action_handles(Action a);
 void render_logs(TuiState& st, Canvas& c, Rect r);
 void log_search(TuiState& st, bool forward);
+/// `:save PATH`: copies the log on screen to PATH (tui_log_save.cpp); asks before replacing.
+void save_log_command(AppContext& ctx, TuiState& st, const std::string& path);
 
 /// The pane data read for the focused frame when it is a `T`; none before it arrives.
 template <typename T>

@@ -61,6 +61,11 @@ enum class Action {
   RemoteLogin,       ///< a node: where to ssh
   Terminate,         ///< a job
   Reactivate,        ///< a failed task: run it again
+  Compare,           ///< a run: add to (or remove from) the runs compared
+  CompareOpen,       ///< the Compare pane
+  SplitLogs,         ///< logs: keep this one in a split; then side by side ↔ stacked
+  SwitchLog,         ///< logs: the other log of the split takes the keys
+  CloseSplit,        ///< logs: close the split
 };
 
 /// Where a binding applies.
@@ -75,7 +80,8 @@ enum class Context {
   Logs,
   Detail,
   Gpus,
-  Sweep
+  Sweep,
+  Compare
 };
 
 /// One binding.
