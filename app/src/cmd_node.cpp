@@ -7,6 +7,7 @@
 #include "action_util.hpp"
 #include "app/cli.hpp"
 #include "azure/batch_actions.hpp"
+#include "cmd_node_connect.hpp"
 #include "commands.hpp"
 
 namespace trainyard {
@@ -93,7 +94,8 @@ void leaf(CLI::App* parent, CliState& st, const std::shared_ptr<NodeFlags>& f, c
 
 void register_node(CLI::App& app, CliState& st) {
   auto f = std::make_shared<NodeFlags>();
-  auto* node = app.add_subcommand("node", "Batch nodes: reboot, reimage, remove, scheduling");
+  auto* node =
+      app.add_subcommand("node", "Batch nodes: reboot, reimage, remove, scheduling, connect");
   node->require_subcommand(1);
   leaf(node, st, f, "reboot", "Reboot nodes", node_reboot, true);
   leaf(node, st, f, "reimage", "Reinstall nodes' operating system", node_reimage, true);
@@ -102,6 +104,7 @@ void register_node(CLI::App& app, CliState& st) {
   leaf(node, st, f, "enable-scheduling", "Nodes take tasks again", node_enable, false);
   leaf(node, st, f, "remote-login", "Print where to SSH into nodes (IP:port)", node_remote_login,
        false);
+  register_node_connect(node, st);
 }
 
 }  // namespace trainyard

@@ -59,6 +59,11 @@ void LocalWorker::poke() {
   cv_.notify_all();
 }
 
+void LocalWorker::submit_read(std::function<Result<std::string>(Store&)> read, Reply reply) {
+  // The action runs on this thread once the engine (and so store_) is open.
+  submit([this, read = std::move(read)](LocalEngine&) { return read(*store_); }, std::move(reply));
+}
+
 size_t LocalWorker::run_replies() {
   std::vector<std::pair<Reply, Result<std::string>>> done;
   {

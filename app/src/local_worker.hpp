@@ -39,6 +39,9 @@ class LocalWorker {
 
   /// Queues an action; `reply` later runs on the UI thread, from run_replies().
   void submit(Action action, Reply reply);
+  /// Queues a read of this thread's store connection (the UI thread reads none); `reply` as
+  /// for submit.
+  void submit_read(std::function<Result<std::string>(Store&)> read, Reply reply);
   /// Asks for a scheduling pass now.
   void poke();
   /// Runs the replies of finished actions (UI thread only); returns how many ran.

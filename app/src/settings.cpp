@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "alert_settings.hpp"
 #include "core/json_error.hpp"
 
 namespace trainyard {
@@ -68,7 +69,8 @@ Result<void> read_metrics(const json& m, Settings& s, const std::string& source)
 }
 
 Result<void> read_local(const json& l, Settings& s, const std::string& source) {
-  if (auto r = only_keys(l, {"cpuSlots"}, source, "/local"); !r) return r;
+  if (auto r = only_keys(l, {"cpuSlots", "alerts"}, source, "/local"); !r) return r;
+  if (l.contains("alerts")) TY_TRY(parse_alerts(l["alerts"], source, "/local/alerts"));
   if (!l.contains("cpuSlots")) return ok_result();
   if (!l["cpuSlots"].is_number_integer() || l["cpuSlots"].get<int>() < 1 ||
       l["cpuSlots"].get<int>() > 1024)
@@ -182,6 +184,8 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   if (j.contains("metrics"))
     if (auto r = read_metrics(j["metrics"], s, source); !r) return r.error();
   if (j.contains("accounts")) {
+    AlertConfig alerts;  // checked here, read by the TUI (load_alert_settings)
+    TY_TRY(take_account_alerts(j["accounts"], alerts, source));
     auto accounts = azure::parse_accounts(j["accounts"], source);
     if (!accounts) return accounts.error();
     s.accounts = std::move(*accounts);

@@ -9,11 +9,13 @@
 
 #include <fmt/format.h>
 
+#include "alert_settings.hpp"
 #include "editor.hpp"
 #include "frame_stats.hpp"
 #include "local/nvml_source.hpp"
 #include "local/task_environment.hpp"
 #include "output.hpp"
+#include "tui_services.hpp"
 #include "tui_state.hpp"
 #include "widgets/box.hpp"
 #include "widgets/help_overlay.hpp"
@@ -104,6 +106,10 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->edit_file = [&term, &ctx](const std::string& path) { return edit_file(ctx, term, path); };
   register_known_accounts(ctx);
   st_->reader = TuiReader::open(ctx, [st = st_.get()](Event e) { st->events.post(e); });
+  // load_settings checked the alerts already: a file that changed since is read as it is now.
+  auto alerts = load_alert_settings(ctx.settings.source).value_or(AlertConfig{});
+  if (st_->reader) st_->reader->watch_alerts(alerts);
+  st_->services = make_services(ctx, term, *st_, std::move(alerts));
   // With a reader, the data on screen is as new as the version its model was read at.
   if (st_->reader)
     st_->read_data_version = [st = st_.get()] { return st->read_version; };

@@ -4,6 +4,7 @@
 #include "actions/local_action.hpp"
 #include "tui_action_routes.hpp"
 #include "tui_compare.hpp"
+#include "tui_services.hpp"
 #include "tui_state.hpp"
 #include "widgets/table.hpp"
 
@@ -192,6 +193,9 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Pin:
       if (auto key = selected_key(st)) toggle_pin(st, *key);
+      break;
+    case Action::TensorBoard:
+      open_tensorboard(st);
       break;
     case Action::Refresh:
       st.local->poke();

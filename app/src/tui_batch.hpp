@@ -71,6 +71,11 @@ bool account_writable(AppContext& ctx, TuiState& st);
 /// tasks added on the account's worker, as `submit --account A` does, then cached.
 void submit_specs_to_batch(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec>& specs);
 
+/// Asks to connect to a node (a temporary user with the SSH key, how long, a tunnel); on
+/// Enter adds the user on the account's worker, then runs ssh in the terminal (tui_connect.cpp).
+void open_connect_form(AppContext& ctx, TuiState& st, const std::string& pool,
+                       const std::string& node);
+
 /// Pane actions (tui_batch_pools.cpp).
 void open_pool_form(AppContext& ctx, TuiState& st);
 /// Reads the pool's autoscale settings, then shows them in a form (tui_batch_autoscale.cpp).

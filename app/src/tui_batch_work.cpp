@@ -92,7 +92,7 @@ void node_action(AppContext& ctx, TuiState& st, Action a) {
       if (account_writable(ctx, st)) toggle_scheduling(ctx, st, id);
       return;
     case Action::RemoteLogin:
-      return queue_action(ctx, st, act::remote_login(pool, id));  // a read: allowed read-only
+      return open_connect_form(ctx, st, pool, id);
     default:
       return;
   }

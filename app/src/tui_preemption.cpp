@@ -79,18 +79,27 @@ std::string news_of(AppContext& ctx, const std::string& account, PreemptionWatch
 
 }  // namespace
 
-std::string preemption_news(AppContext& ctx, const std::vector<std::string>& polled,
-                            const std::string& focused, PreemptionWatch& watch) {
+std::map<std::string, std::string> preemption_news_by_account(
+    AppContext& ctx, const std::vector<std::string>& polled, const std::string& focused,
+    PreemptionWatch& watch) {
   std::set<std::string> accounts(polled.begin(), polled.end());
   if (focused != kLocalAccount) accounts.insert(focused);
+  std::map<std::string, std::string> out;
+  for (const auto& account : accounts)
+    if (auto news = news_of(ctx, account, watch); !news.empty()) out[account] = news;
+  return out;
+}
+
+std::string news_line(const std::map<std::string, std::string>& news, const std::string& focused) {
   std::string message;
-  for (const auto& account : accounts) {
-    auto news = news_of(ctx, account, watch);
-    if (news.empty()) continue;
-    if (account != focused) news = account + ": " + news;
-    message += (message.empty() ? "" : " · ") + news;
-  }
+  for (const auto& [account, text] : news)
+    message += (message.empty() ? "" : " · ") + (account == focused ? "" : account + ": ") + text;
   return message;
+}
+
+std::string preemption_news(AppContext& ctx, const std::vector<std::string>& polled,
+                            const std::string& focused, PreemptionWatch& watch) {
+  return news_line(preemption_news_by_account(ctx, polled, focused, watch), focused);
 }
 
 void announce_preemptions(AppContext& ctx, TuiState& st) {

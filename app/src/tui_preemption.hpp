@@ -28,6 +28,13 @@ using PreemptionWatch = std::map<std::string, PreemptionsSeen>;
 std::string preemption_news(AppContext& ctx, const std::vector<std::string>& accounts,
                             const std::string& focused, PreemptionWatch& watch);
 
+/// The same news by account, each without the account's name.
+std::map<std::string, std::string> preemption_news_by_account(
+    AppContext& ctx, const std::vector<std::string>& polled, const std::string& focused,
+    PreemptionWatch& watch);
+/// News by account as one status line: the focused account's plain, others' prefixed.
+std::string news_line(const std::map<std::string, std::string>& news, const std::string& focused);
+
 /// Announces in the status line the nodes preempted and the tasks requeued since the last call,
 /// in the Batch account on screen and those polled in the background.
 void announce_preemptions(AppContext& ctx, TuiState& st);

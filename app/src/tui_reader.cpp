@@ -3,6 +3,7 @@
 #include "tui_reader.hpp"
 
 #include "core/sanitizer.hpp"
+#include "tui_services.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -88,6 +89,7 @@ void TuiReader::run() {
     lock.lock();
     // News is told once: a model the UI never takes keeps its news for the next one.
     if (ready_ && m.preemption_news.empty()) m.preemption_news = ready_->preemption_news;
+    if (ready_) m.alerts.insert(m.alerts.begin(), ready_->alerts.begin(), ready_->alerts.end());
     ready_ = std::move(m);
     cv_.notify_all();
     post_(PageReady{r.generation});
@@ -120,9 +122,29 @@ PageModel TuiReader::read(const ReadRequest& r) {
   if (m.loaded) m.data = pane.read_data(*ctx_, st);
   m.cursor = st.top().cursor;
   m.sync = read_sync_facts(*ctx_, st);
-  m.preemption_news = preemption_news(*ctx_, r.watched, r.frame.account, st.preemptions);
+  auto news = preemption_news_by_account(*ctx_, r.watched, r.frame.account, st.preemptions);
+  m.preemption_news = news_line(news, r.frame.account);
+  m.alerts = read_alerts(news, version);
   m.page = std::move(st.page);
   return m;
+}
+
+void TuiReader::watch_alerts(AlertConfig config) {
+  std::lock_guard<std::mutex> g(mu_);
+  alert_config_ = std::move(config);
+}
+
+// Transitions are looked for only when another connection committed (or news came).
+std::vector<Alert> TuiReader::read_alerts(const std::map<std::string, std::string>& news,
+                                          int64_t version) {
+  AlertConfig config;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    config = alert_config_;
+  }
+  if (config.empty() || (version == alert_version_ && news.empty())) return {};
+  alert_version_ = version;
+  return trainyard::watch_alerts(*ctx_->store, config, news, alert_watch_);
 }
 
 namespace {
@@ -162,6 +184,7 @@ bool apply_page(TuiState& st) {
 }
 
 bool apply_model(TuiState& st, PageModel m) {
+  announce_alerts(st, m.alerts);  // told once, whatever else the model brings
   if (!m.error.empty()) {
     if (m.generation != st.read_generation) return false;
     set_status(st, "reading the cache failed: " + sanitize_text(m.error), StatusLevel::Error);
@@ -170,7 +193,7 @@ bool apply_model(TuiState& st, PageModel m) {
   if (m.generation == st.read_generation) st.read_version = m.data_version;
   if (!m.preemption_news.empty())
     set_status(st, sanitize_text(m.preemption_news), StatusLevel::Error);
-  if (m.generation != st.read_generation) return !m.preemption_news.empty();
+  if (m.generation != st.read_generation) return !m.preemption_news.empty() || !m.alerts.empty();
   st.sync = std::move(m.sync);
   if (!m.loaded) return true;
   st.pane_data = std::move(m.data);

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "alert_watch.hpp"
 #include "app/context.hpp"
 #include "core/event_queue.hpp"
 #include "tui_pane.hpp"
@@ -54,6 +55,7 @@ struct PageModel {
   SyncFacts sync;
   std::string preemption_news;  ///< nodes preempted and tasks requeued since the last read
   std::string error;            ///< why the read failed (nothing else is set then)
+  std::vector<Alert> alerts;    ///< what the configured alerts saw since the last read
 };
 
 /// A worker thread that owns a second store connection on the same data directory. Requests
@@ -67,6 +69,8 @@ class TuiReader {
   TuiReader(const TuiReader&) = delete;
   TuiReader& operator=(const TuiReader&) = delete;
 
+  /// Watches these accounts' alerts from the next read on (none before).
+  void watch_alerts(AlertConfig config);
   /// Asks for a read; only the latest request matters.
   void request(ReadRequest r);
   /// The newest model read since the last take; none when there is none.
@@ -81,6 +85,7 @@ class TuiReader {
   void run();
   PageModel read(const ReadRequest& r);
   bool store_changed() const;  // since the last read
+  std::vector<Alert> read_alerts(const std::map<std::string, std::string>& news, int64_t version);
 
   std::unique_ptr<AppContext> ctx_;    // the reader's own: its store is its connection
   std::unique_ptr<TuiState> scratch_;  // the frame and pane instances loads run on (their caches)
@@ -91,7 +96,10 @@ class TuiReader {
   std::optional<ReadRequest> pending_;
   std::optional<PageModel> ready_;
   bool stopping_ = false;
-  std::thread thread_;  // last: it starts once everything above is built
+  AlertConfig alert_config_;    // guarded by mu_
+  AlertWatch alert_watch_;      // the reader thread's
+  int64_t alert_version_ = -1;  // data_version at the last look for alerts
+  std::thread thread_;          // last: it starts once everything above is built
 };
 
 /// Asks the reader for the focused pane's page and data. A headless TUI (no live loop) waits

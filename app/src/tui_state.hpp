@@ -120,6 +120,8 @@ struct FormHooks {
 };
 
 /// Everything the UI thread owns.
+struct TuiServices;
+
 struct TuiState {
   TuiOptions options;
   Panes panes;  ///< one of each pane, with its own state
@@ -171,6 +173,9 @@ struct TuiState {
   int64_t data_version = -1;    ///< PRAGMA data_version at the last reload
   PreemptionWatch preemptions;  ///< what the status line last said of preemptions
   bool quit = false;
+  /// The terminal handed to ssh, alerts' bell and commands, TensorBoard (tui_services.hpp); set
+  /// by the Tui, last so it goes first (its workers post to `events`).
+  std::shared_ptr<TuiServices> services;
 
   Frame& top() { return stack.back(); }
 };

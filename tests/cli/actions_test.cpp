@@ -2,6 +2,7 @@
 // subcommand once, the store refreshed after each, read-only refusals that send nothing, pool
 // delete without --yes, malformed JSON files.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../azure/emulator_client.hpp"
 #include "../azure/emulator_process.hpp"
@@ -146,6 +147,68 @@ TEST_F(Actions, NodeSubcommands) {
   auto bad = act({"node", "reboot", "p", a, "--option", "later"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("unknown node option 'later'"), std::string::npos) << bad.err;
+}
+
+// The node user connect makes for USER=Alice.B: `ty-` and its letters, lower case.
+const std::string kConnectUser = "ty-aliceb";
+
+TEST_F(Actions, NodeConnectAddsAUserWithTheKeyThenRunsSshWithNoSecretInItsArgv) {
+  expect_ok(act({"pool", "create", "--id", "p", "--vm-size", "standard_d2s_v3", "--image",
+                 "canonical:0001-com-ubuntu-server-jammy:22_04-lts:latest", "--node-agent-sku",
+                 "batch.node.ubuntu 22.04", "--dedicated", "1"}));
+  auto ids = steady("p", 1);
+  ASSERT_EQ(ids.size(), 1u);
+  const std::string node = ids[0];
+  fs::create_directories(root() + "/home/.ssh");
+  write(root() + "/home/.ssh/id_ed25519.pub", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKey me@box\n");
+  // The stub records its arguments and environment, and exits 3 as ssh would with the session's
+  // last status.
+  const std::string stub = root() + "/ssh-stub";
+  write(stub, "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$0.argv\"\nenv > \"$0.env\"\nexit 3\n");
+  ::chmod(stub.c_str(), 0755);
+  set_env("TRAINYARD_SSH", stub);
+  set_env("USER", "Alice.B");
+  auto settings =
+      json::parse(client_->call("GET", "/pools/p/nodes/" + node + "/remoteloginsettings")->body);
+  const int port = settings["remoteLoginPort"];
+  auto r = act({"node", "connect", "p", node, "--tunnel", "6006", "--yes"});
+  EXPECT_EQ(r.code, 3) << r.err;  // ssh's own exit status
+  EXPECT_NE(r.out.find("user " + kConnectUser + " may log in to node p/" + node + " until "),
+            std::string::npos)
+      << r.out;
+  std::ifstream argv_file(stub + ".argv");
+  std::string argv((std::istreambuf_iterator<char>(argv_file)), {});
+  EXPECT_EQ(argv, "-p\n" + std::to_string(port) + "\n-L\n6006:localhost:6006\n" + kConnectUser +
+                      "@127.0.0.1\n");
+  std::ifstream env_file(stub + ".env");
+  std::string env((std::istreambuf_iterator<char>(env_file)), {});
+  EXPECT_EQ(env.find(emu_.key()), std::string::npos);  // the account key reaches no child
+  // A second connect renews the same user (its key and expiry) rather than failing.
+  EXPECT_EQ(act({"node", "connect", "p", node, "--yes"}).code, 3);
+  // The user is there: deleting it works once.
+  EXPECT_TRUE(client_->call("DELETE", "/pools/p/nodes/" + node + "/users/" + kConnectUser).ok());
+  EXPECT_FALSE(client_->call("DELETE", "/pools/p/nodes/" + node + "/users/" + kConnectUser).ok());
+}
+
+TEST_F(Actions, NodeConnectWithoutAKeyOrWithABadTunnelSendsNothing) {
+  const auto before = served();
+  auto no_key = act({"node", "connect", "p", "n1", "--yes"});
+  EXPECT_EQ(no_key.code, 2);
+  EXPECT_NE(
+      no_key.err.find("trainyard: node connect: no SSH public key in " + root() + "/home/.ssh"),
+      std::string::npos)
+      << no_key.err;
+  auto bad_port = act({"node", "connect", "p", "n1", "--tunnel", "70000", "--yes"});
+  EXPECT_EQ(bad_port.code, 2);
+  EXPECT_NE(bad_port.err.find("--tunnel: a port from 1 to 65535, not '70000'"), std::string::npos)
+      << bad_port.err;
+  fs::create_directories(root() + "/home/.ssh");
+  write(root() + "/home/.ssh/id_rsa.pub", "-----BEGIN PRIVATE KEY-----\n");
+  auto bad_key = act({"node", "connect", "p", "n1", "--yes"});
+  EXPECT_NE(bad_key.err.find(root() + "/home/.ssh/id_rsa.pub:1: not an OpenSSH public key"),
+            std::string::npos)
+      << bad_key.err;
+  EXPECT_EQ(served(), before);
 }
 
 TEST_F(Actions, JobAndTaskSubcommands) {

@@ -158,6 +158,32 @@ def test_pools_and_nodes(e):
     e.json("POST", "/pools/p/nodes/%s/enablescheduling?%s" % (node, API), {})
     s, _, rl = e.json("GET", "/pools/p/nodes/%s/remoteloginsettings?%s" % (node, API))
     check("remote login settings", s == 200 and rl["remoteLoginIPAddress"] == "127.0.0.1", rl)
+    users = "/pools/p/nodes/%s/users?%s" % (node, API)
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB7 me@host"
+    s, h, _ = e.call("POST", users, {"name": "ty-me", "sshPublicKey": key,
+                                     "expiryTime": "2099-01-01T00:00:00Z"})
+    check("add node user 201", s == 201, s)
+    s, _, b = e.json("POST", users, {"name": "ty-me", "sshPublicKey": key})
+    check("add the same user again is 409 NodeUserExists", s == 409 and b["code"] == "NodeUserExists", (s, b))
+    s, _, b = e.json("POST", users, {"sshPublicKey": key})
+    check("add user without a name is 400 MissingRequiredProperty",
+          s == 400 and b["code"] == "MissingRequiredProperty" and
+          {"key": "PropertyName", "value": "name"} in b["values"], (s, b))
+    s, _, b = e.json("POST", users, {"name": "ty-old", "expiryTime": "2001-01-01T00:00:00Z"})
+    check("add user expiring in the past is 400 InvalidPropertyValue expiryTime",
+          s == 400 and b["code"] == "InvalidPropertyValue" and
+          {"key": "PropertyName", "value": "expiryTime"} in b["values"], (s, b))
+    s, _, b = e.json("POST", "/pools/p/nodes/nope/users?" + API, {"name": "ty-me"})
+    check("add user on an unknown node is 404 NodeNotFound", s == 404 and b["code"] == "NodeNotFound", (s, b))
+    s, _, _ = e.call("PUT", "/pools/p/nodes/%s/users/ty-me?%s" % (node, API),
+                     {"sshPublicKey": key, "expiryTime": "2099-02-01T00:00:00Z"})
+    s2, _, b = e.json("PUT", "/pools/p/nodes/%s/users/ty-nobody?%s" % (node, API), {"sshPublicKey": key})
+    check("update node user 200; an unknown one is 404 NodeUserNotFound",
+          s == 200 and s2 == 404 and b["code"] == "NodeUserNotFound", (s, s2, b))
+    s, _, _ = e.call("DELETE", "/pools/p/nodes/%s/users/ty-me?%s" % (node, API))
+    s2, _, b = e.json("DELETE", "/pools/p/nodes/%s/users/ty-me?%s" % (node, API))
+    check("delete node user 200, then 404 NodeUserNotFound",
+          s == 200 and s2 == 404 and b["code"] == "NodeUserNotFound", (s, s2, b))
     s, _, counts = e.json("GET", "/nodecounts?" + API)
     check("nodecounts", s == 200 and counts["value"][0]["dedicated"]["idle"] == 2 and
           counts["value"][0]["dedicated"]["total"] == 2, counts)

@@ -58,7 +58,8 @@ enum class Action {
   Reboot,            ///< a node
   Reimage,           ///< a node
   Scheduling,        ///< a node's scheduling, a job's enable/disable: toggled
-  RemoteLogin,       ///< a node: where to ssh
+  RemoteLogin,       ///< a node: connect (a temporary user, then ssh)
+  TensorBoard,       ///< a local run: TensorBoard on its working directory
   Terminate,         ///< a job
   Reactivate,        ///< a failed task: run it again
   Compare,           ///< a run: add to (or remove from) the runs compared

@@ -1,7 +1,8 @@
-// Compute nodes: list, get, reboot, reimage, scheduling, remote login settings.
+// Compute nodes: list, get, reboot, reimage, scheduling, remote login settings and users.
 #include <fmt/format.h>
 
 #include "node_api.hpp"
+#include "wire_time.hpp"
 
 namespace trainyard::emu {
 
@@ -156,6 +157,84 @@ void NodeApi::node_action(Call& c, const std::string& pool, const std::string& n
   if (action == "reimage") n->start_task.reset();
   ++account_.changes_;
   c.empty(202, fmt::format("{}/pools/{}/nodes/{}", account_.base_url_, pool, node));
+}
+
+namespace {
+
+constexpr Micros kOneDay = 24LL * 3600 * 1000 * 1000;
+
+// Kept beside the only operations that answer them (the users of a node).
+constexpr ErrorText kNodeUserExists{409, "NodeUserExists",
+                                    "The specified node user already exists."};
+constexpr ErrorText kNodeUserNotFound{404, "NodeUserNotFound",
+                                      "The specified node user does not exist."};
+
+// A user's expiry as the body gives it (a day from now when absent); none when it is not a
+// time to come.
+std::optional<Micros> user_expiry(const nlohmann::json& body, Micros now) {
+  if (!body.contains("expiryTime") || body["expiryTime"].is_null()) return now + kOneDay;
+  if (!body["expiryTime"].is_string()) return std::nullopt;
+  auto t = read_wire_time(body["expiryTime"].get<std::string>());
+  if (!t || *t <= now) return std::nullopt;
+  return t;
+}
+
+bool optional_string(const nlohmann::json& body, const char* name) {
+  return !body.contains(name) || body[name].is_null() || body[name].is_string();
+}
+
+}  // namespace
+
+void NodeApi::add_user(Call& c, const std::string& pool, const std::string& node) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  if (!body.contains("name") || !body["name"].is_string() ||
+      body["name"].get<std::string>().empty())
+    return bad_property(c, errors::kMissingRequiredProperty, "name");
+  for (const char* text : {"password", "sshPublicKey"})
+    if (!optional_string(body, text)) return bad_property(c, errors::kInvalidPropertyValue, text);
+  if (body.contains("isAdmin") && !body["isAdmin"].is_boolean())
+    return bad_property(c, errors::kInvalidPropertyValue, "isAdmin");
+  auto expiry = user_expiry(body, c.now);
+  if (!expiry) return bad_property(c, errors::kInvalidPropertyValue, "expiryTime");
+  std::unique_lock lock(account_.mu_);
+  auto* n = account_.find_node(c, pool, node);
+  if (!n) return;
+  const auto name = body["name"].get<std::string>();
+  auto& users = users_[pool + "/" + node];
+  if (users.count(name)) return c.error(kNodeUserExists);
+  users[name] = *expiry;
+  ++account_.changes_;
+  c.empty(201, fmt::format("{}/pools/{}/nodes/{}/users/{}", account_.base_url_, pool, node, name));
+}
+
+void NodeApi::update_user(Call& c, const std::string& pool, const std::string& node,
+                          const std::string& name) {
+  nlohmann::json body;
+  if (!c.body_object(body)) return;
+  for (const char* text : {"password", "sshPublicKey"})
+    if (!optional_string(body, text)) return bad_property(c, errors::kInvalidPropertyValue, text);
+  auto expiry = user_expiry(body, c.now);
+  if (!expiry) return bad_property(c, errors::kInvalidPropertyValue, "expiryTime");
+  std::unique_lock lock(account_.mu_);
+  auto* n = account_.find_node(c, pool, node);
+  if (!n) return;
+  auto& users = users_[pool + "/" + node];
+  auto user = users.find(name);
+  if (user == users.end()) return c.error(kNodeUserNotFound);
+  user->second = *expiry;
+  ++account_.changes_;
+  c.empty(200);
+}
+
+void NodeApi::delete_user(Call& c, const std::string& pool, const std::string& node,
+                          const std::string& name) {
+  std::unique_lock lock(account_.mu_);
+  auto* n = account_.find_node(c, pool, node);
+  if (!n) return;
+  if (!users_[pool + "/" + node].erase(name)) return c.error(kNodeUserNotFound);
+  ++account_.changes_;
+  c.empty(200);
 }
 
 }  // namespace trainyard::emu

@@ -51,6 +51,12 @@ std::vector<Service::Route> Service::build_routes() {
       [this](Call& c, const M& m) { node_api_.node_action(c, m[1], m[2], m[3]); });
   add("GET", "/pools/" + id + "/nodes/" + id + "/remoteloginsettings",
       [this](Call& c, const M& m) { node_api_.node_action(c, m[1], m[2], "remoteloginsettings"); });
+  add("POST", "/pools/" + id + "/nodes/" + id + "/users",
+      [this](Call& c, const M& m) { node_api_.add_user(c, m[1], m[2]); });
+  add("PUT", "/pools/" + id + "/nodes/" + id + "/users/" + id,
+      [this](Call& c, const M& m) { node_api_.update_user(c, m[1], m[2], m[3]); });
+  add("DELETE", "/pools/" + id + "/nodes/" + id + "/users/" + id,
+      [this](Call& c, const M& m) { node_api_.delete_user(c, m[1], m[2], m[3]); });
   add_file("GET", "/pools/" + id + "/nodes/" + id + "/files",
            [this](Call& c, const M& m) { file_api_.list_node_files(c, m[1], m[2]); });
   add_file("GET", "/pools/" + id + "/nodes/" + id + "/files/(.+)",

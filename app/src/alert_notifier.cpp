@@ -1,0 +1,139 @@
+#include "alert_notifier.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include <fmt/format.h>
+
+namespace trainyard {
+namespace {
+
+std::vector<char*> c_strings(std::vector<std::string>& words) {
+  std::vector<char*> out;
+  for (auto& w : words) out.push_back(w.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// Waits for `pid` up to `limit`; true when it ended (its status in `status`).
+bool wait_until(pid_t pid, std::chrono::steady_clock::time_point limit, int& status) {
+  while (true) {
+    pid_t got = ::waitpid(pid, &status, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) return true;
+    if (std::chrono::steady_clock::now() >= limit) return false;
+    ::poll(nullptr, 0, 20);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> alert_environment(std::vector<std::string> base, const Alert& a) {
+  const std::pair<const char*, std::string> facts[] = {{"TRAINYARD_ALERT", a.text},
+                                                       {"EVENT", alert_name(a.kind)},
+                                                       {"ACCOUNT", a.account},
+                                                       {"JOB", a.job},
+                                                       {"TASK", a.task},
+                                                       {"POOL", a.pool}};
+  for (const auto& [name, value] : facts) {
+    std::erase_if(base,
+                  [&](const std::string& e) { return e.starts_with(std::string(name) + "="); });
+    base.push_back(std::string(name) + "=" + value);
+  }
+  return base;
+}
+
+Result<void> run_alert_command(const std::string& command, const std::vector<std::string>& env,
+                               int timeout_seconds) {
+  std::vector<std::string> argv{"sh", "-c", command};
+  auto vars = env;
+  auto args = c_strings(argv);
+  auto envp = c_strings(vars);
+  pid_t pid = ::fork();
+  if (pid < 0) return make_error(ErrorKind::Io, "alert command: cannot start it (fork failed)");
+  if (pid == 0) {
+    ::setpgid(0, 0);  // its own group, so a timeout ends what it started too
+    int null = ::open("/dev/null", O_RDWR);
+    for (int fd = 0; fd <= 2 && null >= 0; ++fd) ::dup2(null, fd);
+    ::execve("/bin/sh", args.data(), envp.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  int status = 0;
+  auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  if (!wait_until(pid, limit, status)) {
+    ::kill(-pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    return make_error(ErrorKind::Io,
+                      fmt::format("alert command killed after {} s", timeout_seconds));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+  if (WIFEXITED(status))
+    return make_error(ErrorKind::Io,
+                      fmt::format("alert command exited with {}", WEXITSTATUS(status)));
+  return make_error(ErrorKind::Io, "alert command was killed");
+}
+
+AlertNotifier::AlertNotifier(AlertConfig config, std::vector<std::string> env,
+                             std::function<void()> bell, std::function<void(std::string)> failed)
+    : config_(std::move(config)),
+      env_(std::move(env)),
+      bell_(std::move(bell)),
+      failed_(std::move(failed)),
+      thread_([this] { run(); }) {}
+
+AlertNotifier::~AlertNotifier() {
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void AlertNotifier::notify(const std::vector<Alert>& alerts) {
+  bool ring = false;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    for (const auto& a : alerts) {
+      auto it = config_.find(a.account);
+      if (it == config_.end()) continue;
+      ring = ring || it->second.bell;
+      if (!it->second.command.empty())
+        queue_.push_back(
+            {it->second.command, alert_environment(env_, a), it->second.timeout_seconds});
+    }
+  }
+  if (ring && bell_) bell_();
+  cv_.notify_all();
+}
+
+void AlertNotifier::settle() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return queue_.empty() && !busy_; });
+}
+
+void AlertNotifier::run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (true) {
+    cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (stopping_) return;
+    Job job = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    auto r = run_alert_command(job.command, job.env, job.timeout_seconds);
+    if (!r && failed_) failed_(r.error().message);
+    lock.lock();
+    busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+}  // namespace trainyard
