@@ -40,10 +40,11 @@ std::vector<std::string> alert_environment(std::vector<std::string> base, const 
                                                        {"JOB", a.job},
                                                        {"TASK", a.task},
                                                        {"POOL", a.pool}};
-  for (const auto& [name, value] : facts) {
-    std::erase_if(base,
-                  [&](const std::string& e) { return e.starts_with(std::string(name) + "="); });
-    base.push_back(std::string(name) + "=" + value);
+  for (const auto& fact : facts) {
+    // clang 14 cannot capture a structured binding, so the prefix is made first.
+    const std::string prefix = std::string(fact.first) + "=";
+    std::erase_if(base, [&prefix](const std::string& e) { return e.starts_with(prefix); });
+    base.push_back(prefix + fact.second);
   }
   return base;
 }
