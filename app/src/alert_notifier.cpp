@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "child_wait.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -19,16 +21,6 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   for (auto& w : words) out.push_back(w.data());
   out.push_back(nullptr);
   return out;
-}
-
-// Waits for `pid` up to `limit`; true when it ended (its status in `status`).
-bool wait_until(pid_t pid, std::chrono::steady_clock::time_point limit, int& status) {
-  while (true) {
-    pid_t got = ::waitpid(pid, &status, WNOHANG);
-    if (got == pid || (got < 0 && errno != EINTR)) return true;
-    if (std::chrono::steady_clock::now() >= limit) return false;
-    ::poll(nullptr, 0, 20);
-  }
 }
 
 }  // namespace
@@ -67,7 +59,7 @@ Result<void> run_alert_command(const std::string& command, const std::vector<std
   ::setpgid(pid, pid);
   int status = 0;
   auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  if (!wait_until(pid, limit, status)) {
+  if (!reaped_by(pid, limit, status)) {
     ::kill(-pid, SIGKILL);
     ::waitpid(pid, &status, 0);
     return make_error(ErrorKind::Io,

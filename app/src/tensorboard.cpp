@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "child_wait.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -38,15 +40,10 @@ bool port_free(int port) {
   return ok;
 }
 
-// Ends the child process in `pid`'s group: true when it was reaped by `limit`.
-bool reaped_by(pid_t pid, std::chrono::steady_clock::time_point limit) {
+// True when the child in `pid` was reaped by `limit`.
+bool reaped_in_time(pid_t pid, std::chrono::steady_clock::time_point limit) {
   int status = 0;
-  while (true) {
-    pid_t got = ::waitpid(pid, &status, WNOHANG);
-    if (got == pid || (got < 0 && errno != EINTR)) return true;
-    if (std::chrono::steady_clock::now() >= limit) return false;
-    ::poll(nullptr, 0, 20);
-  }
+  return reaped_by(pid, limit, status);
 }
 
 }  // namespace
@@ -105,9 +102,9 @@ Result<std::string> TensorBoard::start(const std::string& program, const std::st
 void TensorBoard::stop() {
   if (!pid_) return;
   ::kill(-pid_, SIGTERM);
-  if (!reaped_by(pid_, std::chrono::steady_clock::now() + std::chrono::seconds(2))) {
+  if (!reaped_in_time(pid_, std::chrono::steady_clock::now() + std::chrono::seconds(2))) {
     ::kill(-pid_, SIGKILL);
-    reaped_by(pid_, std::chrono::steady_clock::now() + std::chrono::seconds(2));
+    reaped_in_time(pid_, std::chrono::steady_clock::now() + std::chrono::seconds(2));
   }
   pid_ = 0;
   logdir_.clear();

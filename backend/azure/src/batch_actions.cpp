@@ -46,15 +46,11 @@ Result<HttpResponse> send_action(BatchClient& client, const Action& a) {
 }  // namespace detail
 
 using detail::Action;
+using detail::done;
 using detail::path;
 using detail::send_action;
 
 namespace {
-
-Result<void> done(const Result<HttpResponse>& r) {
-  if (!r) return r.error();
-  return {};
-}
 
 template <typename E, std::size_t N>
 Result<E> parse_choice(const std::string& text, const char* what,

@@ -25,6 +25,11 @@ struct Action {
 
 /// Sends `a`; see Action::landed. A landed answer gives an empty response with status 0.
 Result<HttpResponse> send_action(BatchClient& client, const Action& a);
+/// The outcome of a request whose answer carries nothing more: it worked, or why not.
+inline Result<void> done(const Result<HttpResponse>& r) {
+  if (!r) return r.error();
+  return {};
+}
 
 /// The Batch error code an Error from BatchClient::call starts with (`PoolNotFound`), or empty.
 std::string error_code(const Error& e);

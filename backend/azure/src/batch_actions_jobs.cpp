@@ -16,16 +16,12 @@
 namespace trainyard::azure {
 
 using detail::Action;
+using detail::done;
 using detail::path;
 using detail::send_action;
 using nlohmann::json;
 
 namespace {
-
-Result<void> done(const Result<HttpResponse>& r) {
-  if (!r) return r.error();
-  return {};
-}
 
 Result<void> check_id(const json& body, const char* what) {
   if (body.is_object() && body.contains("id") && body["id"].is_string()) return {};

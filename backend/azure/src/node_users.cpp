@@ -7,18 +7,10 @@
 namespace trainyard::azure {
 
 using detail::Action;
+using detail::done;
 using detail::path;
 using detail::send_action;
 using nlohmann::json;
-
-namespace {
-
-Result<void> done(const Result<HttpResponse>& r) {
-  if (!r) return r.error();
-  return {};
-}
-
-}  // namespace
 
 Result<void> add_node_user(BatchClient& client, const std::string& pool, const std::string& node,
                            const NodeUser& user) {
