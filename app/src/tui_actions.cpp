@@ -3,6 +3,7 @@
 
 #include "actions/local_action.hpp"
 #include "tui_action_routes.hpp"
+#include "tui_sort.hpp"
 #include "tui_state.hpp"
 #include "widgets/table.hpp"
 
@@ -142,6 +143,12 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Filter:
       st.mode = Mode::Filter;
       st.input.set_text(st.top().cursor.filter);
+      break;
+    case Action::SortNext:
+      if (pane.is_table()) sort_by_next_column(st);
+      break;
+    case Action::SortFlip:
+      if (pane.is_table()) flip_sort(st);
       break;
     case Action::Command:
       st.mode = Mode::Command;

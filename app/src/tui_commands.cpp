@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "tui_sort.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -31,6 +32,11 @@ std::vector<TuiCommand> make_commands() {
   c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
   c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
   c.push_back(pane("nodes", {"no"}, View::Nodes, ""));
+  c.push_back({"sort",
+               {},
+               [](AppContext&, TuiState& st) { sort_command(st, ""); },
+               "sort",
+               [](AppContext&, TuiState& st, const std::string& args) { sort_command(st, args); }});
   c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
   return c;
 }
@@ -68,11 +74,16 @@ std::vector<std::string> complete_command(const std::string& prefix) {
 }
 
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
-  const TuiCommand* c = find_tui_command(text);
+  auto space = text.find(' ');
+  std::string name = text.substr(0, space);
+  std::string args = space == std::string::npos ? "" : text.substr(space + 1);
+  const TuiCommand* c = find_tui_command(name);
+  if (c && !args.empty() && !c->run_with_args) c = nullptr;
   if (!c)
     return set_status(st, fmt::format("unknown command ':{}' (try {})", text, listed_commands()),
                       StatusLevel::Error);
   st.action_label = ":" + c->name;
+  if (c->run_with_args && !args.empty()) return c->run_with_args(ctx, st, args);
   c->run(ctx, st);
 }
 

@@ -17,6 +17,8 @@ struct TuiCommand {
   std::vector<std::string> aliases;  ///< other spellings it answers to (`job`, `jo`)
   std::function<void(AppContext&, TuiState&)> run;
   std::string help;  ///< the spelling the `:` key's help lists (`q` for quit); empty: unlisted
+  /// Runs the command with the text after its name (`:sort state desc`); empty: it takes none.
+  std::function<void(AppContext&, TuiState&, const std::string&)> run_with_args = {};
 };
 
 /// Every `:` command, in the order the help lists them.
