@@ -5,6 +5,7 @@
 #include "tui_action_routes.hpp"
 #include "tui_compare.hpp"
 #include "tui_services.hpp"
+#include "tui_sort.hpp"
 #include "tui_state.hpp"
 #include "widgets/table.hpp"
 
@@ -144,6 +145,12 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Filter:
       st.mode = Mode::Filter;
       st.input.set_text(st.top().cursor.filter);
+      break;
+    case Action::SortNext:
+      if (pane.is_table()) sort_by_next_column(st);
+      break;
+    case Action::SortFlip:
+      if (pane.is_table()) flip_sort(st);
       break;
     case Action::Command:
       st.mode = Mode::Command;

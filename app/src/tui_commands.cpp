@@ -8,6 +8,7 @@
 
 #include "tui_compare.hpp"
 #include "tui_grep.hpp"
+#include "tui_sort.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -36,6 +37,10 @@ std::vector<TuiCommand> make_commands() {
   c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
   c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
   c.push_back(pane("nodes", {"no"}, View::Nodes, ""));
+  c.push_back(
+      {"sort", {}, nullptr, "sort COLUMN", [](AppContext&, TuiState& st, const std::string& args) {
+         sort_command(st, args);
+       }});
   c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
   return c;
 }

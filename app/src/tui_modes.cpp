@@ -20,6 +20,12 @@ void handle_filter(AppContext& ctx, TuiState& st, const KeyEvent& key) {
     c.filter = st.input.text();
   }
   c.selected = c.first = 0;
+  // The reader matches nothing with an invalid filter; the status line says why until it is
+  // valid again.
+  auto parsed = parse_row_filter(c.filter);
+  if (!parsed) return set_status(st, parsed.error().message, StatusLevel::Error);
+  if (st.status.level == StatusLevel::Error && st.status.message.rfind(kBadFilter, 0) == 0)
+    st.status.message.clear();
 }
 
 void handle_command(AppContext& ctx, TuiState& st, const KeyEvent& key) {

@@ -2,6 +2,7 @@
 // state), and the registry that holds one of each per TUI.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "app/context.hpp"
 #include "app/keymap.hpp"
 #include "app/tui.hpp"
+#include "row_filter.hpp"
 #include "sync/batch_poller.hpp"
 #include "widgets/canvas.hpp"
 #include "widgets/table.hpp"
@@ -23,11 +25,13 @@ struct TuiState;
 /// The panes.
 enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep, Compare, Grep };
 
-/// Selection, scroll and filter of one table pane.
+/// Selection, scroll, filter and sort of one table pane.
 struct TableCursor {
   size_t selected = 0;
   size_t first = 0;
-  std::string filter;
+  std::string filter;       ///< in the filter language (row_filter.hpp)
+  std::string sort;         ///< the sorted column's id; empty: the pane's own order
+  bool descending = false;  ///< the sort runs from the largest
 };
 
 /// One level of navigation (the crumbs are the stack).
@@ -51,9 +55,11 @@ inline Frame make_frame(View v, std::string account) {
 /// One loaded page of a table pane.
 struct TablePage {
   std::vector<Column> columns;
-  std::vector<TableRow> rows;     ///< visible rows, starting at cursor.first
-  std::vector<std::string> keys;  ///< id of each visible row
-  size_t total = 0;               ///< rows matching the filter
+  std::vector<TableRow> rows;           ///< visible rows, starting at cursor.first
+  std::vector<std::string> keys;        ///< id of each visible row
+  size_t total = 0;                     ///< rows matching the filter
+  std::vector<std::string> column_ids;  ///< id of each column, in `columns` order
+  std::vector<std::string> sortable;    ///< ids of the columns the pane can sort by
 };
 
 /// The accounts a column is shown for: a Batch account's rows say how old they are, a local
@@ -72,6 +78,9 @@ struct ColumnDef {
   std::function<TableCell(const Row&)> cell;  ///< the row's cell
   std::function<SortKey(const Row&)> sort;    ///< empty: the cell's text
   Shown shown = Shown::Always;
+  /// What a `field:` filter term compares with (a failed task's state: `completed` and
+  /// `failed`); empty: the cell's text.
+  std::function<std::vector<std::string>(const Row&)> values;
 };
 
 /// The SYNCED column of a Batch account's table: how old the row's data is (`Row::synced`).
@@ -91,9 +100,6 @@ template <typename Row>
 SortKey sort_key(const ColumnDef<Row>& column, const Row& row) {
   return column.sort ? column.sort(row) : SortKey{column.cell(row).text};
 }
-
-/// True when `needle` is in `hay`, ignoring ASCII case (the filter's match).
-bool contains_ci(const std::string& hay, const std::string& needle);
 
 /// The columns of `defs` an account shows (`batch`: a Batch or emulator account).
 template <typename Row>
@@ -121,24 +127,73 @@ TableRow table_row(const std::vector<const ColumnDef<Row>*>& columns, const Row&
   return out;
 }
 
-/// Fills `p` with the rows of `items` that match `filter`, from `first`: small lists are
-/// filtered in memory (over every cell's text), then cut to the visible page.
+/// The values column `c` offers a `field:` filter term for `row`.
+template <typename Row>
+std::vector<std::string> filter_values(const ColumnDef<Row>& c, const Row& row) {
+  return c.values ? c.values(row) : std::vector<std::string>{c.cell(row).text};
+}
+
+/// True when `row` (shown as `cells` in `columns`) passes `filter`.
+template <typename Row>
+bool passes(const RowFilter& filter, const std::vector<const ColumnDef<Row>*>& columns,
+            const Row& row, const TableRow& cells) {
+  if (filter.terms.empty()) return true;
+  std::string text;
+  for (const auto& c : cells.cells) text += c.text + " ";
+  return row_matches(filter, text, [&](const std::string& field) {
+    for (const auto* c : columns)
+      if (c->id == field) return std::optional(filter_values(*c, row));
+    return std::optional<std::vector<std::string>>();
+  });
+}
+
+/// The shown column `cursor` sorts by, or null (the pane's own order).
+template <typename Row>
+const ColumnDef<Row>* sorted_column(const std::vector<const ColumnDef<Row>*>& columns,
+                                    const TableCursor& cursor) {
+  for (const auto* c : columns)
+    if (!cursor.sort.empty() && c->id == cursor.sort) return c;
+  return nullptr;
+}
+
+/// Sets the page's column ids and marks the sorted column's title with ▲ (ascending) or ▼.
+void mark_sorted_column(TablePage& p, const TableCursor& cursor);
+
+/// Orders `rows` (pairs of an item index and its cells) by `column`'s key; stable, so equal
+/// keys keep the pane's own order.
+template <typename Row>
+void sort_rows(std::vector<std::pair<size_t, TableRow>>& rows, const std::vector<Row>& items,
+               const ColumnDef<Row>& column, bool descending) {
+  std::vector<SortKey> keys(items.size());
+  for (const auto& r : rows) keys[r.first] = sort_key(column, items[r.first]);
+  std::stable_sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+    return descending ? keys[b.first] < keys[a.first] : keys[a.first] < keys[b.first];
+  });
+}
+
+/// Fills `p` with the rows of `items` that pass the cursor's filter, in its sort, from `first`:
+/// small lists are filtered and sorted in memory, then cut to the visible page.
 template <typename Row, typename KeyFn>
 void fill_page(TablePage& p, const std::vector<ColumnDef<Row>>& defs, bool batch,
-               const std::vector<Row>& items, KeyFn key, const std::string& filter, size_t first,
+               const std::vector<Row>& items, KeyFn key, const TableCursor& cursor, size_t first,
                int rows) {
   auto columns = shown_columns(defs, batch);
   p.columns = layouts_of(columns);
-  std::vector<std::pair<std::string, TableRow>> matched;
-  for (const auto& item : items) {
-    auto row = table_row(columns, item);
-    std::string text;
-    for (const auto& c : row.cells) text += c.text + " ";
-    if (contains_ci(text, filter)) matched.emplace_back(key(item), std::move(row));
+  for (const auto* c : columns) p.sortable.push_back(c->id);
+  auto filter = parse_row_filter(cursor.filter);
+  std::vector<std::pair<size_t, TableRow>> matched;
+  // An invalid filter (the status line says why) matches nothing.
+  for (size_t i = 0; filter && i < items.size(); ++i) {
+    auto row = table_row(columns, items[i]);
+    if (passes(*filter, columns, items[i], row)) matched.emplace_back(i, std::move(row));
   }
+  if (const auto* by = sorted_column(columns, cursor))
+    sort_rows(matched, items, *by, cursor.descending);
+  p.column_ids = p.sortable;
+  mark_sorted_column(p, cursor);
   p.total = matched.size();
   for (size_t i = first; i < matched.size() && p.rows.size() < static_cast<size_t>(rows); ++i) {
-    p.keys.push_back(matched[i].first);
+    p.keys.push_back(key(items[matched[i].first]));
     p.rows.push_back(std::move(matched[i].second));
   }
 }

@@ -42,7 +42,7 @@ class AccountsPane : public Pane {
     if (!accounts) return p;
     fill_page(
         p, account_columns(), false, *accounts, [](const Account& a) { return a.name; },
-        st.top().cursor.filter, first, rows);
+        st.top().cursor, first, rows);
     return p;
   }
 };

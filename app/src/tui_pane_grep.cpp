@@ -70,7 +70,7 @@ class GrepPane : public Pane {
     if (!pattern) summary_->error = pattern.error().message;
     if (pattern) hits = search(ctx, f, *pattern);
     TablePage p;
-    fill_page(p, grep_columns(), false, hits, grep_hit_key, f.cursor.filter, first, rows);
+    fill_page(p, grep_columns(), false, hits, grep_hit_key, f.cursor, first, rows);
     return p;
   }
   std::shared_ptr<const PaneData> read_data(AppContext&, TuiState&) override { return summary_; }

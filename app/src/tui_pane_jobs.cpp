@@ -136,8 +136,8 @@ class JobsPane : public Pane {
       items.push_back(job_row(std::move(j), c, pinned, ages));
     }
     fill_page(
-        p, job_columns(), ages.batch, items, [](const JobRow& r) { return r.job.id; },
-        f.cursor.filter, first, rows);
+        p, job_columns(), ages.batch, items, [](const JobRow& r) { return r.job.id; }, f.cursor,
+        first, rows);
     return p;
   }
 };

@@ -99,8 +99,8 @@ class NodesPane : public Pane {
       items.push_back({std::move(n), std::move(synced)});
     }
     fill_page(
-        p, node_columns(), ages.batch, items, [](const NodeRow& r) { return r.node.id; },
-        f.cursor.filter, first, rows);
+        p, node_columns(), ages.batch, items, [](const NodeRow& r) { return r.node.id; }, f.cursor,
+        first, rows);
     return p;
   }
 };

@@ -114,8 +114,8 @@ class PoolsPane : public Pane {
       items.push_back(std::move(r));
     }
     fill_page(
-        p, pool_columns(), ages.batch, items, [](const PoolRow& r) { return r.pool.id; },
-        f.cursor.filter, first, rows);
+        p, pool_columns(), ages.batch, items, [](const PoolRow& r) { return r.pool.id; }, f.cursor,
+        first, rows);
     return p;
   }
 };

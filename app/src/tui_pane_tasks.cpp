@@ -1,6 +1,7 @@
 // The Tasks pane: a job's tasks, paged in the store (a job may hold 100,000); Enter opens the
 // selected task's log.
 #include <filesystem>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -9,6 +10,8 @@
 #include "local/task_environment.hpp"
 #include "metric_chart.hpp"
 #include "sync/incremental_sync.hpp"
+#include "task_count_index.hpp"
+#include "task_filter_sql.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -74,6 +77,14 @@ std::string run_disk(AppContext& ctx, const Task& t) {
   return human_bytes(total);
 }
 
+// `state:failed` and `state:completed` both name a failed task.
+std::vector<std::string> state_values(const Task& t) {
+  std::vector<std::string> out{std::string(to_wire(t.state))};
+  if (t.state == TaskState::Completed && t.execution_info.result == TaskResult::Failure)
+    out.push_back("failed");
+  return out;
+}
+
 TableCell plain(std::string text) {
   return {std::move(text), std::nullopt};
 }
@@ -97,13 +108,20 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
        [](R r) { return SortKey{r.task.id}; }},
       {"state",
        {"STATE", 10, 1, 0, Align::Left, 6},
-       [](R r) { return enum_cell(to_wire(r.task.state), task_role(r.task)); }},
+       [](R r) { return enum_cell(to_wire(r.task.state), task_role(r.task)); },
+       [](R r) { return SortKey{int64_t{static_cast<int>(r.task.state)}}; },
+       Shown::Always,
+       [](R r) { return state_values(r.task); }},
       {"exit",
        {"EXIT", 5, 1, 0, Align::Right},
        [](R r) {
          return TableCell{exit_text(r.task), task_role(r.task)};
        },
-       [](R r) { return SortKey{int64_t{r.task.execution_info.exit_code.value_or(0)}}; }},
+       // No exit code sorts first, as in the store.
+       [](R r) {
+         auto code = r.task.execution_info.exit_code;
+         return SortKey{code ? int64_t{*code} : std::numeric_limits<int64_t>::min()};
+       }},
       {"try",
        {"TRY", 3, 1, 0, Align::Right},
        [](R r) { return plain(std::to_string(r.task.execution_info.retry_count)); },
@@ -134,6 +152,13 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
          return TableCell{sanitize_text(r.task.command_line), Role::Dim};
        }}};
   return columns;
+}
+
+// What names one list of tasks: its job, filter and sort (pages of it share a count and keys).
+std::string list_key(const Frame& f) {
+  const auto& c = f.cursor;
+  return f.account + '\x1f' + f.job + '\x1f' + c.filter + '\x1f' + c.sort +
+         (c.descending ? "-" : "+");
 }
 
 class TasksPane : public Pane {
@@ -175,38 +200,131 @@ class TasksPane : public Pane {
   std::optional<std::string> selected_task(const TuiState& st) const override {
     return selected_key(st);
   }
-  void store_changed() override { cache_.clear(); }
+  void store_changed() override {
+    cache_.clear();
+    last_.reset();
+    index_.reset();
+  }
 
   TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows) override {
     const Frame& f = st.top();
     auto ages = load_sync_ages(ctx, f.account);
-    auto columns = shown_columns(task_columns(), ages.batch);
-    TablePage p;
-    p.columns = layouts_of(columns);
+    Page page{shown_columns(task_columns(), ages.batch), ages, {}, first, rows};
+    auto& p = page.out;
+    p.columns = layouts_of(page.columns);
+    for (const auto* c : page.columns) {
+      p.column_ids.push_back(c->id);
+      if (task_order_for(c->id)) p.sortable.push_back(c->id);
+    }
+    mark_sorted_column(p, f.cursor);
+    auto filter = parse_row_filter(f.cursor.filter);
+    if (!filter) return p;  // the status line says why; nothing matches
     TaskQuery q;
     q.account = f.account;
     q.job = f.job;
-    q.substring = f.cursor.filter;
-    auto total = ctx.store->count_tasks(q);
-    p.total = total ? static_cast<size_t>(*total) : 0;
-    // Nothing to list: a filter with no match would otherwise scan the job's index a second time.
-    if (total && first >= p.total) return p;
-    q.offset = static_cast<int64_t>(first);
-    q.limit = rows;
-    auto tasks = ctx.store->tasks(q);
-    if (!tasks) return p;
-    if (cache_.size() > 4096) cache_.clear();  // bounded: scrolling 100,000 rows must not grow it
-    for (auto& t : *tasks) {
-      std::string synced = ages.batch ? ages.age(tasks_scope(t.job_id)) : "";
-      p.keys.push_back(t.id);
-      TaskRow row{std::move(t), {}, std::move(synced), ages.now};
-      row.extras = extras(ctx, row.task);
-      p.rows.push_back(table_row(columns, row));
+    RowFilter rest{add_task_conditions(*filter, q, p.column_ids)};
+    if (auto order = task_order_for(f.cursor.sort)) {
+      q.order = *order;
+      q.descending = f.cursor.descending;
     }
-    return p;
+    if (rest.terms.empty())
+      page_from_store(ctx, page, q, list_key(f));
+    else
+      page_in_memory(ctx, page, q, rest);
+    return std::move(p);
   }
 
  private:
+  /// A page being read: the shown columns, the sync ages, the page and the rows asked for.
+  struct Page {
+    std::vector<const ColumnDef<TaskRow>*> columns;
+    SyncAges ages;
+    TablePage out;
+    size_t first = 0;
+    int rows = 0;
+  };
+
+  void add_row(AppContext& ctx, Page& page, Task t) {
+    std::string synced = page.ages.batch ? page.ages.age(tasks_scope(t.job_id)) : "";
+    page.out.keys.push_back(t.id);
+    TaskRow row{std::move(t), {}, std::move(synced), page.ages.now};
+    row.extras = extras(ctx, row.task);
+    page.out.rows.push_back(table_row(page.columns, row));
+  }
+
+  // Everything the filter asks the store can answer: a count (kept while the same list is
+  // paged) and one page, read by its key from a row of the last page when it is near.
+  void page_from_store(AppContext& ctx, Page& page, TaskQuery q, const std::string& list) {
+    if (!last_ || last_->list != list) last_ = LastPage{list, 0, count(ctx, q), {}};
+    size_t total = page.out.total = last_->total;
+    // Nothing to list: a filter with no match would otherwise scan the job's index a second time.
+    if (page.first >= total) return;
+    q.limit = static_cast<int64_t>(std::min(static_cast<size_t>(page.rows), total - page.first));
+    position(q, page.first, static_cast<size_t>(q.limit));
+    auto tasks = ctx.store->tasks(q);
+    if (!tasks) return;
+    last_->first = page.first;
+    last_->tasks = *tasks;
+    bound_cache();
+    for (auto& t : *tasks) add_row(ctx, page, std::move(t));
+  }
+
+  // Where the page of `count` rows at `first` starts: the top, the bottom (the list read from
+  // its end), next to the last page (keyset, from the row before it or after it), else OFFSET.
+  void position(TaskQuery& q, size_t first, size_t count) const {
+    const auto& last = *last_;
+    size_t end = last.first + last.tasks.size();
+    if (first == 0) return;
+    if (first + count >= last.total) {
+      q.from_end = true;
+    } else if (!q.job.empty() && first > last.first && first - 1 < end) {
+      q.seek = TaskSeek{last.tasks[first - 1 - last.first], false};
+    } else if (!q.job.empty() && first < last.first && first + count >= last.first &&
+               first + count < end) {
+      q.seek = TaskSeek{last.tasks[first + count - last.first], true};
+    } else {
+      q.offset = static_cast<int64_t>(first);
+    }
+  }
+
+  // Terms the store cannot answer (a regex, a glob, another column): the tasks the store
+  // narrowed to, in its order, matched against their rows (without the cells that cost
+  // queries: trend, metric, disk).
+  void page_in_memory(AppContext& ctx, Page& page, const TaskQuery& q, const RowFilter& rest) {
+    auto tasks = ctx.store->tasks(q);
+    if (!tasks) return;
+    std::vector<size_t> kept;
+    for (size_t i = 0; i < tasks->size(); ++i) {
+      TaskRow row{(*tasks)[i], {}, "", page.ages.now};
+      if (passes(rest, page.columns, row, table_row(page.columns, row))) kept.push_back(i);
+    }
+    page.out.total = kept.size();
+    bound_cache();
+    for (size_t i = page.first; i < kept.size() && page.out.rows.size() < size_t(page.rows); ++i)
+      add_row(ctx, page, std::move((*tasks)[kept[i]]));
+  }
+
+  // A filtered count from the job's tasks in memory (read once, until the store changes): the
+  // store would pass over every matching task at each keystroke.
+  size_t count(AppContext& ctx, const TaskQuery& q) {
+    bool filtered = !q.substring.empty() || !q.conditions.empty();
+    if (filtered && !q.job.empty() && TaskCountIndex::answers(q)) {
+      if (!index_ || index_job_ != q.account + '\x1f' + q.job) {
+        index_.reset();
+        if (auto read = TaskCountIndex::read(*ctx.store, q.account, q.job))
+          index_ = std::move(*read);
+        index_job_ = q.account + '\x1f' + q.job;
+      }
+      if (index_) return static_cast<size_t>(index_->count(q));
+    }
+    auto total = ctx.store->count_tasks(q);
+    return total ? static_cast<size_t>(*total) : 0;
+  }
+
+  void bound_cache() {
+    if (cache_.size() > 4096) cache_.clear();  // scrolling 100,000 rows must not grow it
+  }
+
   // Cells that cost queries (sparkline, main metric, disk), kept until the store changes, so
   // keystrokes that show the same tasks again (filtering, scrolling) do not query them again.
   RowExtras extras(AppContext& ctx, const Task& t) {
@@ -220,6 +338,18 @@ class TasksPane : public Pane {
   }
 
   RowCache cache_;
+
+  /// The last page read from the store: the list it is of, its count, and its rows (keys for
+  /// the next page).
+  struct LastPage {
+    std::string list;
+    size_t first = 0;
+    size_t total = 0;
+    std::vector<Task> tasks;
+  };
+  std::optional<LastPage> last_;
+  std::optional<TaskCountIndex> index_;  ///< the tasks of job index_job_, for filtered counts
+  std::string index_job_;
 };
 
 }  // namespace

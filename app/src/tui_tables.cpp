@@ -5,13 +5,16 @@
 
 namespace trainyard {
 
-bool contains_ci(const std::string& hay, const std::string& needle) {
-  if (needle.empty()) return true;
-  auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != hay.end();
+void mark_sorted_column(TablePage& p, const TableCursor& cursor) {
+  for (size_t i = 0; i < p.column_ids.size() && i < p.columns.size(); ++i) {
+    if (cursor.sort.empty() || p.column_ids[i] != cursor.sort) continue;
+    auto& col = p.columns[i];
+    // A narrow fixed column gives up its title's last letters rather than the arrow.
+    int room = col.width > 0 ? col.width - 1 : static_cast<int>(col.title.size());
+    if (room >= 0 && static_cast<int>(col.title.size()) > room)
+      col.title.resize(static_cast<size_t>(room));
+    col.title += cursor.descending ? "\u25bc" : "\u25b2";
+  }
 }
 
 std::string age_of(const std::optional<Timestamp>& t, Timestamp now) {

@@ -177,6 +177,17 @@ TEST_F(TuiScreen, FilterModeShowsMatchCount) {
   expect("filter_80x24");
 }
 
+// `:sort exit desc`: EXIT▼ in the header; exit 1, exit 0, then the tasks with no exit code.
+TEST_F(TuiScreen, TasksSortedByExitDescending) {
+  for (TermSize size : {kNormal, TermSize{200, 60}}) {
+    open(size, "tasks", "resnet-sweep");
+    keys(":");
+    type("sort exit desc");
+    keys("Enter");
+    expect("tasks_sorted_" + std::to_string(size.width) + "x" + std::to_string(size.height));
+  }
+}
+
 TEST_F(TuiScreen, FilterWithNoMatch) {
   open(kNormal, "jobs");
   keys("/");

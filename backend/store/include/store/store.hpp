@@ -26,13 +26,45 @@ enum class Durability {
   Intent  ///< synchronous=FULL: the user's local runs; survives power loss
 };
 
+/// What a task list is ordered by: a fixed list, so no text from a user reaches the SQL.
+enum class TaskOrder { Display, Id, State, ExitCode, Retries, Requeues, Slots, CommandLine };
+
+/// One more condition on the tasks of a list or count; its operand is bound as a parameter.
+struct TaskCondition {
+  enum class Field {
+    StateRank,  ///< the state's rank (TaskState's order) compared with `number`
+    Failed,     ///< completed with a failure
+    ExitCode,   ///< the exit code compared with `number`; Ne also holds for a failure code
+    Text        ///< `text` in the id, displayName or commandLine (ASCII case ignored)
+  };
+  enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
+  Field field = Field::Text;
+  Cmp cmp = Cmp::Eq;
+  int64_t number = 0;
+  std::string text;
+  bool negate = false;  ///< the condition must not hold (a task with no value included)
+};
+
+/// Where a keyset page of a job's tasks starts: just past `task` in the list's order, or
+/// (`backward`) the rows just before it. Its key is the order's column and the id (the display
+/// order: state, creation time, id), so a page costs the same anywhere in a long list.
+struct TaskSeek {
+  Task task;
+  bool backward = false;
+};
+
 /// Which tasks a list or count asks for.
 struct TaskQuery {
   std::string account;
   std::string job;                 ///< empty: every job of the account
   std::optional<TaskState> state;  ///< only this state
   std::string substring;           ///< case-insensitive match on id, displayName or commandLine
-  int64_t limit = -1;              ///< -1: no limit
+  std::vector<TaskCondition> conditions;  ///< all must hold as well
+  TaskOrder order = TaskOrder::Display;   ///< Display: state, creation time, id
+  bool descending = false;                ///< `order` from the largest (not for Display)
+  std::optional<TaskSeek> seek;           ///< a keyset page (with `job`; offset then ignored)
+  bool from_end = false;                  ///< the last `limit` rows (offset counted from the end)
+  int64_t limit = -1;                     ///< -1: no limit
   int64_t offset = 0;
 };
 
@@ -124,6 +156,15 @@ struct LocalRun {
   std::string waiting_reason;
   /// The GPUs the run was pinned to (`--gpu-ids`, comma-separated); empty when it takes any.
   std::string pinned_gpu_ids;
+};
+
+/// What a task filter's count reads of one task (TaskQuery's substring and conditions).
+struct TaskSummary {
+  std::string id, display_name, command_line;
+  int state_rank = 0;                ///< TaskState's order
+  bool failed = false;               ///< completed with a failure
+  std::optional<int64_t> exit_code;  ///< none while it has not exited
+  bool failure_code = false;         ///< it has a failure code (shown when there is no exit code)
 };
 
 /// A job's tasks counted by state (every state present), and how many of its completed ones
@@ -220,6 +261,9 @@ class Store {
   Result<std::vector<Task>> tasks(const TaskQuery& q);
   /// How many tasks match the query (limit/offset ignored).
   Result<int64_t> count_tasks(const TaskQuery& q);
+  /// Calls `each` with a summary of every task of a job, in no order (one statement).
+  Result<void> each_task_summary(const std::string& account, const std::string& job,
+                                 const std::function<void(const TaskSummary&)>& each);
   /// The ids of a job's tasks (cheap: for deletion passes).
   Result<std::vector<std::string>> task_ids(const std::string& account, const std::string& job);
   /// The version (eTag, lastModified) of each of a job's cached tasks, by id: what a pass

@@ -1,0 +1,128 @@
+// Sorting and filtering the table panes as a user does: `o`/`O`, `:sort`, and the filter
+// language (`state:failed`, `exit:!=0`, `pool:gpu*`, `!`, `/regex/`), over the seeded fixture.
+#include <gtest/gtest.h>
+
+#include "tui_screen.hpp"
+
+namespace trainyard {
+namespace {
+
+using apptest::kNormal;
+
+class TuiSortFilter : public apptest::TuiScreen {
+ protected:
+  std::string screen() { return term_->last_frame().to_text(); }
+
+  /// The rows of `ids` that the screen shows, in screen order.
+  std::vector<std::string> shown(const std::vector<std::string>& ids) {
+    auto text = screen();
+    std::vector<std::pair<size_t, std::string>> at;
+    for (const auto& id : ids)
+      if (auto pos = text.find("\n\u2502" + id); pos != std::string::npos) at.emplace_back(pos, id);
+    std::sort(at.begin(), at.end());
+    std::vector<std::string> out;
+    for (const auto& a : at) out.push_back(a.second);
+    return out;
+  }
+
+  void command(const std::string& text) {
+    keys(":");
+    type(text);
+    keys("Enter");
+  }
+  void filter(const std::string& text) {
+    keys("/ C-u");  // the filter line opens on the current filter
+    type(text);
+    keys("Enter");
+  }
+
+  const std::vector<std::string> jobs_{"resnet-sweep", "bert-finetune", "default", "lr-grid"};
+  const std::vector<std::string> tasks_{"lr-0001", "lr-0003", "lr-0010", "lr-0030"};
+};
+
+using Ids = std::vector<std::string>;
+
+TEST_F(TuiSortFilter, OSortsByTheFirstColumnAndCapitalOReverses) {
+  open(kNormal, "jobs");
+  keys("o");
+  EXPECT_EQ(shown(jobs_), (Ids{"bert-finetune", "default", "lr-grid", "resnet-sweep"}));
+  EXPECT_NE(screen().find("JOB\u25b2"), std::string::npos);
+  keys("O");
+  EXPECT_EQ(shown(jobs_), (Ids{"resnet-sweep", "lr-grid", "default", "bert-finetune"}));
+  EXPECT_NE(screen().find("JOB\u25bc"), std::string::npos);
+}
+
+TEST_F(TuiSortFilter, OMovesToTheNextColumn) {
+  open(kNormal, "jobs");
+  keys("o o");  // JOB, then STATE: every job is active, so the pane's own order stays
+  EXPECT_NE(screen().find("STATE\u25b2"), std::string::npos);
+  EXPECT_EQ(screen().find("JOB\u25b2"), std::string::npos);
+  EXPECT_EQ(shown(jobs_), jobs_);
+}
+
+TEST_F(TuiSortFilter, SortCommandByNumberDescendingKeepsTiesInPaneOrder) {
+  open(kNormal, "jobs");
+  command("sort DONE desc");  // 3, 1, 1, 0
+  EXPECT_EQ(shown(jobs_), (Ids{"lr-grid", "resnet-sweep", "default", "bert-finetune"}));
+  EXPECT_NE(screen().find("DONE\u25bc"), std::string::npos);
+}
+
+TEST_F(TuiSortFilter, TasksSortInTheStoreWithNoExitCodeFirst) {
+  open(kNormal, "tasks", "resnet-sweep");
+  command("sort exit desc");  // exit 1, exit 0, then no exit code by id descending
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0003", "lr-0001", "lr-0030", "lr-0010"}));
+  EXPECT_NE(screen().find("EXIT\u25bc"), std::string::npos);
+  command("sort id");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0001", "lr-0003", "lr-0010", "lr-0030"}));
+}
+
+TEST_F(TuiSortFilter, SortByAnUnknownColumnListsTheSortableOnes) {
+  open({200, 30}, "tasks", "resnet-sweep");
+  command("sort bogus");
+  EXPECT_NE(screen().find("no column 'bogus' here: :sort COLUMN [asc|desc], COLUMN one of id, "
+                          "state, exit, try, gpu, command"),
+            std::string::npos)
+      << screen();
+  command("sort id sideways");
+  EXPECT_NE(screen().find("the direction is asc or desc"), std::string::npos);
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0030", "lr-0010", "lr-0001", "lr-0003"}));  // unchanged
+}
+
+TEST_F(TuiSortFilter, TasksFilterByExitStateAndInversion) {
+  open(kNormal, "tasks", "resnet-sweep");
+  filter("exit:!=0");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0003"}));
+  filter("state:failed");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0003"}));
+  filter("!state:completed");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0030", "lr-0010"}));
+  filter("!exit:0 train");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0030", "lr-0010", "lr-0003"}));
+}
+
+TEST_F(TuiSortFilter, TasksRegexIsMatchedInMemoryInTheSortedOrder) {
+  open(kNormal, "tasks", "resnet-sweep");
+  command("sort id desc");
+  filter("/^lr-00[01]/");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0010", "lr-0003", "lr-0001"}));
+  EXPECT_NE(screen().find("1/3"), std::string::npos);
+}
+
+TEST_F(TuiSortFilter, ABadRegexIsAStatusLineErrorAndMatchesNothing) {
+  open(kNormal, "jobs");
+  keys("/");
+  type("/(x/");
+  EXPECT_NE(screen().find("bad filter: regex /(x/"), std::string::npos) << screen();
+  EXPECT_TRUE(shown(jobs_).empty());
+}
+
+TEST_F(TuiSortFilter, JobsFieldsGlobsAndRegex) {
+  open(kNormal, "jobs");
+  filter("failed:>0 done:>=1");
+  EXPECT_EQ(shown(jobs_), (Ids{"resnet-sweep", "lr-grid"}));
+  filter("pool:loc* !/^r/");
+  EXPECT_EQ(shown(jobs_), (Ids{"bert-finetune", "default", "lr-grid"}));
+}
+
+}  // namespace
+}  // namespace trainyard

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# End to end: filtering and sorting the Tasks pane of the real trainyard binary in tmux.
+#
+#   tui_sort_filter_test.sh path/to/trainyard
+#
+# Runs four short tasks (exit codes 0, 3, 0, 1) with the CLI, opens their job in the TUI, filters
+# them with the filter language (exit:!=0, !state:failed, a regex, a bad regex), sorts them with
+# :sort and o/O, and checks the rows on screen and their order.
+set -uo pipefail
+
+BIN=${1:?usage: tui_sort_filter_test.sh path/to/trainyard}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+
+SOCK=ty-e2e-sf-$$
+SESSION=e2e
+TMP=$(mktemp -d /tmp/ty-e2e-sf.XXXXXX)
+DATA=$TMP/data
+EXIT_FILE=$TMP/exit
+STEP="start"
+
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
+
+cleanup() {
+  tm kill-server 2>/dev/null
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() {
+  echo "FAIL [$STEP]: $*" >&2
+  echo "----- last screen -----" >&2
+  screen >&2 || echo "(no screen: the tmux session is gone)" >&2
+  echo "-----------------------" >&2
+  exit 1
+}
+pass() { echo "ok   [$STEP] $*"; }
+alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
+keys() { tm send-keys -t "$SESSION" "$@"; }
+
+# wait_for REGEX SECONDS: polls the screen until a line matches (extended regex).
+wait_for() {
+  local re=$1 deadline=$((SECONDS + $2))
+  while ((SECONDS < deadline)); do
+    screen | grep -Eq -- "$re" && return 0
+    alive || fail "trainyard exited while waiting for /$re/"
+    sleep 0.2
+  done
+  fail "timed out after $2 s waiting for /$re/"
+}
+
+# The task ids in the table, top to bottom.
+rows() { screen | grep -oE '^│(ok|bad)-[a-z]' | cut -c4-; }
+
+# expect_rows "id id …" SECONDS: waits until the table lists exactly these rows in this order.
+expect_rows() {
+  local want=$1 deadline=$((SECONDS + $2)) got
+  while ((SECONDS < deadline)); do
+    got=$(rows | tr '\n' ' ' | sed 's/ $//')
+    [[ $got == "$want" ]] && return 0
+    sleep 0.2
+  done
+  fail "rows are '$got', expected '$want'"
+}
+
+# filter TEXT: a new filter (C-u clears the old one first).
+filter() {
+  keys / C-u
+  keys -l "$1"
+  keys Enter
+}
+
+command_line() {
+  keys :
+  keys -l "$1"
+  keys Enter
+}
+
+seed_runs() {
+  STEP="runs"
+  mkdir -p "$DATA"
+  local id code
+  for pair in ok-a:0 bad-b:3 ok-c:0 bad-d:1; do
+    id=${pair%:*} code=${pair#*:}
+    "$BIN" --data-dir "$DATA" run --job sf --id "$id" -- sh -c "exit $code" >/dev/null ||
+      fail "trainyard run $id failed"
+  done
+  for id in ok-a bad-b ok-c bad-d; do
+    timeout 60 "$BIN" --data-dir "$DATA" wait "sf/$id" >/dev/null 2>&1
+  done
+  pass "four runs finished (exit 0, 3, 0, 1)"
+}
+
+start_tui() {
+  STEP="start"
+  local cmd
+  cmd=$(printf 'env TERM=xterm-256color %q --data-dir %q --open tasks --job sf; echo $? >%q' \
+    "$BIN" "$DATA" "$EXIT_FILE")
+  tm new-session -d -s "$SESSION" -x 120 -y 30 "$cmd" || fail "tmux new-session failed"
+  wait_for 'Tasks · sf' 15
+  expect_rows "ok-a bad-b ok-c bad-d" 10
+  pass "the Tasks pane lists the four runs"
+}
+
+check_filters() {
+  STEP="filter"
+  filter 'exit:!=0'
+  expect_rows "bad-b bad-d" 5
+  pass "exit:!=0 keeps the two failures"
+  filter '!state:failed'
+  expect_rows "ok-a ok-c" 5
+  pass "!state:failed keeps the two successes"
+  filter '/^ok-[c-z]/'
+  expect_rows "ok-c" 5
+  pass "a regex keeps ok-c"
+  filter 'exit:>1 /(/'
+  wait_for 'bad filter: regex /\(/' 5
+  expect_rows "" 5
+  pass "a bad regex is an error in the status line and matches nothing"
+  keys / C-u Enter
+  expect_rows "ok-a bad-b ok-c bad-d" 5
+}
+
+check_sort() {
+  STEP="sort"
+  command_line 'sort exit desc'
+  wait_for 'EXIT▼' 5
+  expect_rows "bad-b bad-d ok-c ok-a" 5
+  pass ":sort exit desc: 3, 1, then the two zeros by id descending"
+  keys O
+  wait_for 'EXIT▲' 5
+  expect_rows "ok-a ok-c bad-d bad-b" 5
+  pass "O reverses the sort"
+  command_line 'sort nosuch'
+  wait_for "no column 'nosuch' here" 5
+  pass "an unknown column lists the sortable ones"
+  keys o
+  wait_for 'TR▲' 5  # a 3-wide column gives up its title's last letter for the arrow
+  pass "o moves the sort to the next column"
+}
+
+quit() {
+  STEP="quit"
+  keys C-c
+  local deadline=$((SECONDS + 10))
+  while [[ ! -f $EXIT_FILE ]] && ((SECONDS < deadline)); do sleep 0.1; done
+  [[ -f $EXIT_FILE && $(cat "$EXIT_FILE") == 0 ]] || fail "trainyard did not exit with 0"
+  pass "quit"
+}
+
+command -v tmux >/dev/null || fail "tmux is not installed"
+seed_runs
+start_tui
+check_filters
+check_sort
+quit
+echo "PASS"
