@@ -14,6 +14,8 @@ const std::vector<Binding>& default_bindings() {
       {"Escape", A::Back, "back", C::Global},
       {":", A::Command, "command (" + listed_commands() + ")", C::Global, true},
       {"R", A::Refresh, "refresh now", C::Global},
+      {"[", A::HistoryBack, "history: the pane shown before", C::Global},
+      {"]", A::HistoryForward, "history: forward again", C::Global},
       {"j", A::Down, "down", C::Table},
       {"Down", A::Down, "down", C::Table},
       {"k", A::Up, "up", C::Table},

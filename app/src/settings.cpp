@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_error.hpp"
+#include "settings_ui.hpp"
 
 namespace trainyard {
 namespace {
@@ -165,7 +166,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   }
   if (auto r = only_keys(j,
                          {"version", "theme", "local", "metrics", "accounts", "defaultAccount",
-                          "poll", "discovery"},
+                          "poll", "discovery", "keys", "plugins"},
                          source, "");
       !r)
     return r.error();
@@ -190,6 +191,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     if (auto r = read_poll(j["poll"], s.poll, source); !r) return r.error();
   if (j.contains("discovery"))
     if (auto r = read_discovery(j["discovery"], s.discovery, source); !r) return r.error();
+  TY_TRY(read_ui_settings(j, s, source));
   if (j.contains("defaultAccount")) {
     if (!j["defaultAccount"].is_string())
       return bad(source, "/defaultAccount", "expected an account name");

@@ -6,21 +6,24 @@
 
 #include <fmt/format.h>
 
+#include "tui_navigation.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
 namespace {
 
-TuiCommand pane(std::string name, std::vector<std::string> aliases, View v, std::string help) {
+TuiCommand pane(std::string name, std::vector<std::string> aliases, View v, std::string help,
+                std::function<void(AppContext&, TuiState&, const std::string&)> jump = {}) {
   return {std::move(name), std::move(aliases),
-          [v](AppContext& ctx, TuiState& st) { open_view(ctx, st, v); }, std::move(help)};
+          [v](AppContext& ctx, TuiState& st) { open_view(ctx, st, v); }, std::move(help),
+          std::move(jump)};
 }
 
 std::vector<TuiCommand> make_commands() {
   std::vector<TuiCommand> c;
-  c.push_back(pane("jobs", {"job", "jo"}, View::Jobs, "jobs"));
-  c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks"));
-  c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools"));
+  c.push_back(pane("jobs", {"job", "jo"}, View::Jobs, "jobs", jump_to_job));
+  c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks", jump_to_task));
+  c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools", jump_to_pool));
   c.push_back(pane("gpus", {"gpu"}, View::Gpus, "gpus"));
   c.push_back({"run", {}, [](AppContext&, TuiState& st) { open_run_form(st); }, "run"});
   c.push_back({"submit", {"su"}, open_submit_prompt, "submit"});
@@ -31,6 +34,14 @@ std::vector<TuiCommand> make_commands() {
   c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
   c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
   c.push_back(pane("nodes", {"no"}, View::Nodes, ""));
+  c.push_back({"alljobs",
+               {"aj"},
+               [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllJobs); },
+               ""});
+  c.push_back({"allpools",
+               {"ap"},
+               [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllPools); },
+               ""});
   c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
   return c;
 }
@@ -67,13 +78,22 @@ std::vector<std::string> complete_command(const std::string& prefix) {
   return out;
 }
 
+// `job train`: the command's name, then its argument (what follows the first run of spaces).
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
-  const TuiCommand* c = find_tui_command(text);
+  auto space = text.find(' ');
+  std::string name = text.substr(0, space);
+  auto from = space == std::string::npos ? space : text.find_first_not_of(' ', space);
+  std::string arg = from == std::string::npos ? "" : text.substr(from);
+  while (!arg.empty() && arg.back() == ' ') arg.pop_back();
+  const TuiCommand* c = find_tui_command(name);
   if (!c)
-    return set_status(st, fmt::format("unknown command ':{}' (try {})", text, listed_commands()),
+    return set_status(st, fmt::format("unknown command ':{}' (try {})", name, listed_commands()),
                       StatusLevel::Error);
   st.action_label = ":" + c->name;
-  c->run(ctx, st);
+  if (arg.empty()) return c->run(ctx, st);
+  if (!c->run_with)
+    return set_status(st, fmt::format("':{}' takes no argument", c->name), StatusLevel::Error);
+  c->run_with(ctx, st, arg);
 }
 
 }  // namespace trainyard

@@ -17,6 +17,8 @@ struct TuiCommand {
   std::vector<std::string> aliases;  ///< other spellings it answers to (`job`, `jo`)
   std::function<void(AppContext&, TuiState&)> run;
   std::string help;  ///< the spelling the `:` key's help lists (`q` for quit); empty: unlisted
+  /// What the command does with an argument (`:job train`); empty: it takes none.
+  std::function<void(AppContext&, TuiState&, const std::string&)> run_with = {};
 };
 
 /// Every `:` command, in the order the help lists them.

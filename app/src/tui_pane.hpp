@@ -21,7 +21,20 @@ namespace trainyard {
 struct TuiState;
 
 /// The panes.
-enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep };
+enum class View {
+  Accounts,
+  Pools,
+  Nodes,
+  Jobs,
+  Tasks,
+  Logs,
+  Detail,
+  Gpus,
+  Sweep,
+  Plugin,
+  AllJobs,
+  AllPools
+};
 
 /// Selection, scroll and filter of one table pane.
 struct TableCursor {

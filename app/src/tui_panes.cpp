@@ -12,6 +12,9 @@ std::unique_ptr<Pane> make_logs_pane();
 std::unique_ptr<Pane> make_detail_pane();
 std::unique_ptr<Pane> make_gpus_pane();
 std::unique_ptr<Pane> make_sweep_pane();
+std::unique_ptr<Pane> make_plugin_pane();
+std::unique_ptr<Pane> make_all_jobs_pane();
+std::unique_ptr<Pane> make_all_pools_pane();
 
 namespace {
 
@@ -25,7 +28,8 @@ constexpr PaneEntry kPanes[] = {
     {View::Nodes, make_nodes_pane},       {View::Jobs, make_jobs_pane},
     {View::Tasks, make_tasks_pane},       {View::Logs, make_logs_pane},
     {View::Detail, make_detail_pane},     {View::Gpus, make_gpus_pane},
-    {View::Sweep, make_sweep_pane},
+    {View::Sweep, make_sweep_pane},       {View::Plugin, make_plugin_pane},
+    {View::AllJobs, make_all_jobs_pane},  {View::AllPools, make_all_pools_pane},
 };
 
 }  // namespace

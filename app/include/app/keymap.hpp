@@ -61,6 +61,8 @@ enum class Action {
   RemoteLogin,       ///< a node: where to ssh
   Terminate,         ///< a job
   Reactivate,        ///< a failed task: run it again
+  HistoryBack,       ///< the frame shown before (browser-like)
+  HistoryForward,    ///< the frame `HistoryBack` left
 };
 
 /// Where a binding applies.
