@@ -15,6 +15,8 @@ const std::vector<Binding>& default_bindings() {
       {":", A::Command, "command (" + listed_commands() + ")", C::Global, true},
       {"R", A::Refresh, "refresh now", C::Global},
       {"V", A::CompareOpen, "compare the runs marked with v", C::Global},
+      {"[", A::HistoryBack, "history: the pane shown before", C::Global},
+      {"]", A::HistoryForward, "history: forward again", C::Global},
       {"j", A::Down, "down", C::Table},
       {"Down", A::Down, "down", C::Table},
       {"k", A::Up, "up", C::Table},

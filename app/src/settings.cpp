@@ -13,6 +13,7 @@
 
 #include "alert_settings.hpp"
 #include "core/json_error.hpp"
+#include "settings_ui.hpp"
 
 namespace trainyard {
 namespace {
@@ -167,7 +168,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   }
   if (auto r = only_keys(j,
                          {"version", "theme", "local", "metrics", "accounts", "defaultAccount",
-                          "poll", "discovery"},
+                          "poll", "discovery", "keys", "plugins"},
                          source, "");
       !r)
     return r.error();
@@ -194,6 +195,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     if (auto r = read_poll(j["poll"], s.poll, source); !r) return r.error();
   if (j.contains("discovery"))
     if (auto r = read_discovery(j["discovery"], s.discovery, source); !r) return r.error();
+  TY_TRY(read_ui_settings(j, s, source));
   if (j.contains("defaultAccount")) {
     if (!j["defaultAccount"].is_string())
       return bad(source, "/defaultAccount", "expected an account name");

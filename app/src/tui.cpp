@@ -12,9 +12,14 @@
 #include "alert_settings.hpp"
 #include "editor.hpp"
 #include "frame_stats.hpp"
+#include "key_config.hpp"
 #include "local/nvml_source.hpp"
 #include "local/task_environment.hpp"
 #include "output.hpp"
+#include "tui_account_band.hpp"
+#include "tui_help.hpp"
+#include "tui_navigation.hpp"
+#include "tui_plugins.hpp"
 #include "tui_services.hpp"
 #include "tui_state.hpp"
 #include "widgets/box.hpp"
@@ -25,30 +30,6 @@ namespace trainyard {
 namespace {
 
 using namespace std::chrono_literals;
-
-HelpVm help_from_keymap() {
-  HelpVm vm;
-  for (Context c : {Context::Global, Context::Table, Context::Accounts, Context::Pools,
-                    Context::Nodes, Context::Jobs, Context::Tasks, Context::Sweep, Context::Compare,
-                    Context::Logs, Context::Detail}) {
-    HelpSection s{context_name(c), {}};
-    for (const auto& b : default_bindings())
-      if (b.context == c) s.entries.push_back({b.chord, b.description});
-    if (!s.entries.empty()) vm.sections.push_back(std::move(s));
-  }
-  return vm;
-}
-
-HintBarVm hints_for(const Pane& pane) {
-  HintBarVm vm;
-  for (Context c : pane.contexts())
-    for (const auto& b : default_bindings())
-      if (b.context == c && b.hint) {
-        bool back = b.action == Action::Quit && pane.quits_back();
-        vm.hints.push_back({b.chord, back ? "back" : action_name(pane, b.action)});
-      }
-  return vm;
-}
 
 CrumbsVm crumbs_of(const TuiState& st) {
   return {focused_pane(st).crumbs(st)};
@@ -71,7 +52,7 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timest
       for (const auto& s : path_candidates(vm.text)) vm.candidates += s + " ";
     render_command_line(vm, c, line);
   } else {
-    render_hint_bar(hints_for(focused_pane(st)), c, line);
+    render_hint_bar(hints_of(st, focused_pane(st)), c, line);
   }
   auto vm = st.status;
   if (st.data_time) vm.data_age = now - *st.data_time;
@@ -79,10 +60,10 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timest
 }
 
 // `pane` is the focused pane with its border: help nests inside it, clear of the bottom lines.
-void render_overlays(TuiState& st, Canvas& c, Rect pane) {
+void render_overlays(const AppContext& ctx, TuiState& st, Canvas& c, Rect pane) {
   if (st.mode == Mode::Form && st.form) render_form(*st.form, c, c.bounds());
   if (st.mode == Mode::Confirm && st.confirm) render_dialog(*st.confirm, c, c.bounds());
-  if (st.mode == Mode::Help) render_help(help_from_keymap(), c, pane);
+  if (st.mode == Mode::Help) render_help(help_of(ctx, st), c, pane);
 }
 
 // The editor gets the terminal, and what every child gets of the environment (no secrets).
@@ -98,6 +79,7 @@ Result<void> edit_file(AppContext& ctx, Terminal& term, const std::string& path)
 Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
     : ctx_(ctx), term_(term), st_(std::make_unique<TuiState>()) {
   st_->options = std::move(options);
+  st_->bindings = bindings_with(default_bindings(), ctx.settings.keys);
   st_->local = std::make_unique<LocalWorker>(ctx.data_dir, ctx.engine, ctx.clock,
                                              [st = st_.get()](Event e) { st->events.post(e); });
   st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
@@ -135,14 +117,20 @@ void Tui::sample_gpus_once() {
 
 void Tui::handle_key(const KeyEvent& key) {
   if (key.key == Key::Resize) return;
+  auto before = st_->stack;
   if (st_->mode != Mode::Normal) {
     handle_mode_key(ctx_, *st_, key);
-  } else if (auto a = lookup_action(default_bindings(), focused_pane(*st_).contexts(), key)) {
-    apply_action(ctx_, *st_, *a);
+  } else if (run_plugin_key(ctx_, *st_, key)) {
+  } else if (auto a = lookup_action(st_->bindings, focused_pane(*st_).contexts(), key)) {
+    if (move_in_history(ctx_, *st_, *a))
+      before.clear();  // not a move of its own
+    else
+      apply_action(ctx_, *st_, *a);
   } else {
     st_->action_label.clear();
     set_status(*st_, fmt::format("{} does nothing here (? for help)", key_name(key)));
   }
+  record_move(st_->history, std::move(before), st_->stack);
   refresh();
 }
 
@@ -159,6 +147,7 @@ void Tui::pump() {
 void Tui::settle() {
   st_->local->settle();
   for (auto& [account, runner] : st_->runners) runner->settle();
+  if (st_->plugins) st_->plugins->settle();
   refresh();
 }
 
@@ -195,6 +184,7 @@ void Tui::draw() {
   Canvas c(size.width, size.height);
   Rect all = c.bounds();
   render_crumbs(crumbs_of(*st_), c, all.top(1));
+  render_account_band(ctx_.settings, *st_, c, all.top(1));
   Rect pane = all.drop_top(1).drop_bottom(2);
   // A filter stays in view after Enter, so an applied filter is never a surprise.
   const auto& filter = st_->top().cursor.filter;
@@ -206,7 +196,7 @@ void Tui::draw() {
   if (focused.is_table() && old_height != st_->body_height) refresh();
   focused.render(ctx_, *st_, c, body);
   render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1), ctx_.clock.now());
-  render_overlays(*st_, c, pane);
+  render_overlays(ctx_, *st_, c, pane);
   term_.present(c);
 }
 

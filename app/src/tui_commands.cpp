@@ -8,22 +8,25 @@
 
 #include "tui_compare.hpp"
 #include "tui_grep.hpp"
+#include "tui_navigation.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
 namespace {
 
-TuiCommand pane(std::string name, std::vector<std::string> aliases, View v, std::string help) {
+TuiCommand pane(std::string name, std::vector<std::string> aliases, View v, std::string help,
+                std::function<void(AppContext&, TuiState&, const std::string&)> jump = {}) {
   return {std::move(name), std::move(aliases),
-          [v](AppContext& ctx, TuiState& st) { open_view(ctx, st, v); }, std::move(help)};
+          [v](AppContext& ctx, TuiState& st) { open_view(ctx, st, v); }, std::move(help),
+          std::move(jump)};
 }
 
 std::vector<TuiCommand> make_commands() {
   std::vector<TuiCommand> c;
-  c.push_back(pane("jobs", {"job", "jo"}, View::Jobs, "jobs"));
-  c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks"));
-  c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools"));
+  c.push_back(pane("jobs", {"job", "jo"}, View::Jobs, "jobs", jump_to_job));
+  c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks", jump_to_task));
+  c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools", jump_to_pool));
   c.push_back(pane("gpus", {"gpu"}, View::Gpus, "gpus"));
   c.push_back({"run", {}, [](AppContext& ctx, TuiState& st) { open_run_form(ctx, st); }, "run"});
   c.push_back({"submit", {"su"}, open_submit_prompt, "submit"});
@@ -41,6 +44,14 @@ std::vector<TuiCommand> make_commands() {
       {"sort", {}, nullptr, "sort COLUMN", [](AppContext&, TuiState& st, const std::string& args) {
          sort_command(st, args);
        }});
+  c.push_back({"alljobs",
+               {"aj"},
+               [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllJobs); },
+               ""});
+  c.push_back({"allpools",
+               {"ap"},
+               [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllPools); },
+               ""});
   c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
   return c;
 }
@@ -49,12 +60,13 @@ bool answers_to(const TuiCommand& c, const std::string& text) {
   return c.name == text || std::find(c.aliases.begin(), c.aliases.end(), text) != c.aliases.end();
 }
 
-// `save out.log` → {"save", "out.log"}: the name, and the rest without its leading spaces.
+// `save out.log ` → {"save", "out.log"}: the name, and the rest without its outer spaces.
 std::pair<std::string, std::string> split_command(const std::string& text) {
   auto space = text.find(' ');
   if (space == std::string::npos) return {text, ""};
   auto rest = text.find_first_not_of(' ', space);
-  return {text.substr(0, space), rest == std::string::npos ? "" : text.substr(rest)};
+  if (rest == std::string::npos) return {text.substr(0, space), ""};
+  return {text.substr(0, space), text.substr(rest, text.find_last_not_of(' ') + 1 - rest)};
 }
 
 }  // namespace
@@ -85,17 +97,18 @@ std::vector<std::string> complete_command(const std::string& prefix) {
   return out;
 }
 
+// `job train`: the command's name, then its argument (what follows the first run of spaces).
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
   auto [name, args] = split_command(text);
   const TuiCommand* c = find_tui_command(name);
   if (!c)
-    return set_status(st, fmt::format("unknown command ':{}' (try {})", text, listed_commands()),
+    return set_status(st, fmt::format("unknown command ':{}' (try {})", name, listed_commands()),
                       StatusLevel::Error);
   st.action_label = ":" + c->name;
-  if (c->run_with) return c->run_with(ctx, st, args);
-  if (!args.empty())
-    return set_status(st, fmt::format(":{} takes no argument", c->name), StatusLevel::Error);
-  c->run(ctx, st);
+  if (args.empty() && c->run) return c->run(ctx, st);
+  if (!c->run_with)
+    return set_status(st, fmt::format("':{}' takes no argument", c->name), StatusLevel::Error);
+  c->run_with(ctx, st, args);
 }
 
 }  // namespace trainyard

@@ -17,7 +17,8 @@ struct TuiCommand {
   std::vector<std::string> aliases;  ///< other spellings it answers to (`job`, `jo`)
   std::function<void(AppContext&, TuiState&)> run;
   std::string help;  ///< the spelling the `:` key's help lists (`q` for quit); empty: unlisted
-  /// Set for a command that takes an argument (`:save PATH`): run with the text after its name.
+  /// Set for a command that takes an argument (`:save PATH`, `:job J`): run with the text after
+  /// its name (and with none when `run` is empty).
   std::function<void(AppContext&, TuiState&, const std::string&)> run_with = {};
 };
 

@@ -2,6 +2,7 @@
 // tui_run_form.cpp), confirm, help.
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
+#include "tui_help.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -100,7 +101,7 @@ void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
       handle_confirm(st, key);
       break;
     case Mode::Help:
-      st.mode = Mode::Normal;
+      handle_help_key(ctx, st, key);
       break;
     case Mode::Normal:
       break;

@@ -23,7 +23,22 @@ namespace trainyard {
 struct TuiState;
 
 /// The panes.
-enum class View { Accounts, Pools, Nodes, Jobs, Tasks, Logs, Detail, Gpus, Sweep, Compare, Grep };
+enum class View {
+  Accounts,
+  Pools,
+  Nodes,
+  Jobs,
+  Tasks,
+  Logs,
+  Detail,
+  Gpus,
+  Sweep,
+  Compare,
+  Grep,
+  Plugin,
+  AllJobs,
+  AllPools
+};
 
 /// Selection, scroll, filter and sort of one table pane.
 struct TableCursor {

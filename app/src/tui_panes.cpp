@@ -14,6 +14,9 @@ std::unique_ptr<Pane> make_gpus_pane();
 std::unique_ptr<Pane> make_sweep_pane();
 std::unique_ptr<Pane> make_compare_pane();
 std::unique_ptr<Pane> make_grep_pane();
+std::unique_ptr<Pane> make_plugin_pane();
+std::unique_ptr<Pane> make_all_jobs_pane();
+std::unique_ptr<Pane> make_all_pools_pane();
 
 namespace {
 
@@ -28,7 +31,8 @@ constexpr PaneEntry kPanes[] = {
     {View::Tasks, make_tasks_pane},       {View::Logs, make_logs_pane},
     {View::Detail, make_detail_pane},     {View::Gpus, make_gpus_pane},
     {View::Sweep, make_sweep_pane},       {View::Compare, make_compare_pane},
-    {View::Grep, make_grep_pane},
+    {View::Grep, make_grep_pane},         {View::Plugin, make_plugin_pane},
+    {View::AllJobs, make_all_jobs_pane},  {View::AllPools, make_all_pools_pane},
 };
 
 }  // namespace

@@ -24,7 +24,9 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "tui_history.hpp"
 #include "tui_pane.hpp"
+#include "tui_plugins.hpp"
 #include "tui_preemption.hpp"
 #include "tui_reader.hpp"
 #include "widgets/bars.hpp"
@@ -126,6 +128,9 @@ struct TuiState {
   TuiOptions options;
   Panes panes;  ///< one of each pane, with its own state
   std::vector<Frame> stack;
+  NavHistory history;             ///< the stacks shown before (`[`) and after (`]`)
+  std::vector<Binding> bindings;  ///< the keymap with config.json's `keys` applied
+  size_t help_top = 0;            ///< the help's first line shown (it scrolls)
   Mode mode = Mode::Normal;
   LineEdit input;
   std::optional<Form> form;
@@ -169,6 +174,8 @@ struct TuiState {
   CompareSet compare;  ///< runs marked with `v` in any pane, job and account
   /// Batch accounts' action workers by account (after `events`, which they post to).
   std::map<std::string, std::unique_ptr<CommandRunner>> runners;
+  /// The plugin commands' worker, made on the first (after `events`, which it posts to).
+  std::unique_ptr<PluginRunner> plugins;
   std::chrono::steady_clock::time_point last_reload{};
   int64_t data_version = -1;    ///< PRAGMA data_version at the last reload
   PreemptionWatch preemptions;  ///< what the status line last said of preemptions

@@ -92,6 +92,12 @@ Theme default_theme() {
                                 {R::Label, st(250, -1, 0)},
                                 {R::ValidationError, st(203, -1, kBold)},
                                 {R::HelpGroup, st(214, -1, kBold)},
+                                {R::BandRed, st(231, 124, kBold)},
+                                {R::BandGreen, st(231, 28, kBold)},
+                                {R::BandYellow, st(16, 178, kBold)},
+                                {R::BandBlue, st(231, 25, kBold)},
+                                {R::BandMagenta, st(231, 127, kBold)},
+                                {R::BandCyan, st(16, 37, kBold)},
                             });
 }
 
@@ -132,6 +138,12 @@ Theme mono_theme() {
                                 {R::InputHint, st(-1, -1, kDim)},
                                 {R::ValidationError, bold},
                                 {R::HelpGroup, st(-1, -1, kBold | kUnderline)},
+                                {R::BandRed, st(-1, -1, kBold | kReverse)},
+                                {R::BandGreen, st(-1, -1, kBold | kReverse)},
+                                {R::BandYellow, st(-1, -1, kBold | kReverse)},
+                                {R::BandBlue, st(-1, -1, kBold | kReverse)},
+                                {R::BandMagenta, st(-1, -1, kBold | kReverse)},
+                                {R::BandCyan, st(-1, -1, kBold | kReverse)},
                             });
 }
 

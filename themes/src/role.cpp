@@ -74,6 +74,12 @@ constexpr std::array<RoleInfo, kRoleCount> kRoles = {{
     {"label", 'e'},
     {"validation_error", 'V'},
     {"help_group", 'p'},
+    {"band_red", 'Q'},
+    {"band_green", 'U'},
+    {"band_yellow", 'J'},
+    {"band_blue", 'v'},
+    {"band_magenta", 'f'},
+    {"band_cyan", 'z'},
 }};
 
 }  // namespace

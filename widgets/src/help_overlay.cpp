@@ -25,6 +25,7 @@ std::vector<HelpLine> flatten(const HelpVm& vm) {
 
 struct ColumnWidths {
   int key = 0;
+  int name = 0;  ///< 0: no entry has a name
   int total = 0;
 };
 
@@ -35,11 +36,13 @@ ColumnWidths measure(const HelpVm& vm) {
     desc = std::max(desc, text_width(s.context) - 1);
     for (const auto& e : s.entries) {
       w.key = std::max(w.key, text_width(e.key));
+      w.name = std::max(w.name, text_width(e.name));
       desc = std::max(desc, text_width(e.description));
     }
   }
   w.key = std::min(w.key, 12);
-  w.total = w.key + 2 + std::min(desc, 40);
+  w.name = std::min(w.name, 17);
+  w.total = w.key + 2 + (w.name > 0 ? w.name + 2 : 0) + std::min(desc, 40);
   return w;
 }
 
@@ -50,11 +53,21 @@ void draw_line(const HelpLine& line, Canvas& canvas, int x, int y, ColumnWidths 
     return;
   }
   canvas.draw_aligned(x, y, line.entry->key, Role::KeyHint, std::min(w.key, max_w), Align::Left);
-  canvas.draw_text_truncated(x + w.key + 2, y, line.entry->description, Role::Dialog,
-                             std::min(w.total, max_w) - w.key - 2);
+  int at = w.key + 2;
+  if (w.name > 0) {
+    canvas.draw_aligned(x + at, y, line.entry->name, Role::Dim, std::min(w.name, max_w - at),
+                        Align::Left);
+    at += w.name + 2;
+  }
+  canvas.draw_text_truncated(x + at, y, line.entry->description, Role::Dialog,
+                             std::min(w.total, max_w) - at);
 }
 
 }  // namespace
+
+std::size_t help_line_count(const HelpVm& vm) {
+  return flatten(vm).size();
+}
 
 void render_help(const HelpVm& vm, Canvas& canvas, Rect area) {
   Rect inner = draw_box(canvas, area.inset(1), Role::BorderFocused, Role::Dialog, vm.title,
@@ -64,7 +77,8 @@ void render_help(const HelpVm& vm, Canvas& canvas, Rect area) {
   auto lines = flatten(vm);
   ColumnWidths w = measure(vm);
   int x = body.x;
-  std::size_t i = 0;
+  std::size_t i = std::min(vm.first, lines.empty() ? 0 : lines.size() - 1);
+  if (i > 0) canvas.put(body.right() - 1, body.y, "↑", 1, Role::Dim);
   while (i < lines.size() && x < body.right()) {
     // A column never starts with a blank spacer.
     if (lines[i].section == nullptr) ++i;

@@ -67,6 +67,8 @@ enum class Action {
   SplitLogs,         ///< logs: keep this one in a split; then side by side ↔ stacked
   SwitchLog,         ///< logs: the other log of the split takes the keys
   CloseSplit,        ///< logs: close the split
+  HistoryBack,       ///< the frame shown before (browser-like)
+  HistoryForward,    ///< the frame `HistoryBack` left
 };
 
 /// Where a binding applies.

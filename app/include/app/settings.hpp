@@ -36,6 +36,15 @@ struct DiscoverySettings {
   }
 };
 
+/// `plugins`: a command on a key for some panes, run with the selected row in its environment.
+struct PluginSettings {
+  std::string name;                ///< `gpu-top`: the help's and the output pane's name
+  std::string key;                 ///< tmux-style key name (`H`)
+  std::vector<std::string> panes;  ///< pane names (`tasks`); the key works only there
+  std::string command;             ///< run with /bin/sh -c
+  double timeout_seconds = 30;     ///< `timeoutSeconds`: the command is killed after this
+};
+
 /// Settings with their defaults; a missing config file gives exactly these.
 struct Settings {
   std::string theme = "dark";
@@ -46,7 +55,9 @@ struct Settings {
   std::string default_account;                     ///< `defaultAccount`; empty: `local`
   PollSettings poll;
   DiscoverySettings discovery;
-  std::string source;  ///< the file they came from, empty for defaults
+  std::map<std::string, std::string> keys;  ///< `keys`: action name → key (`stop` → `K`)
+  std::vector<PluginSettings> plugins;      ///< `plugins`
+  std::string source;                       ///< the file they came from, empty for defaults
   /// Not from config.json: the data directory once a command resolved it (discovered accounts
   /// are cached there); empty: resolve_data_dir("").
   std::string data_dir;

@@ -106,10 +106,23 @@ std::string trim_endpoint(std::string e) {
   return e;
 }
 
+// `color` (or the British `colour`) names one of account_colors().
+std::optional<Error> check_color(const std::string& color, const std::string& colour,
+                                 const std::string& source, const std::string& ptr) {
+  const auto& names = account_colors();
+  for (const auto& [key, value] : {std::pair{"color", color}, std::pair{"colour", colour}})
+    if (!value.empty() && std::find(names.begin(), names.end(), value) == names.end())
+      return at(source, ptr + "/" + key,
+                fmt::format("unknown colour '{}' (expected red, green, yellow, blue, magenta or "
+                            "cyan)",
+                            value));
+  return std::nullopt;
+}
+
 Result<AccountConfig> parse_account(const json& a, const std::string& source,
                                     const std::string& ptr) {
   static const char* const kKeys[] = {"name",     "kind",   "endpoint", "auth",
-                                      "readonly", "colour", "cacert"};
+                                      "readonly", "colour", "color",    "cacert"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
   if (auto e = unknown_key(a, kKeys, source, ptr)) return *e;
   AccountConfig acc;
@@ -119,10 +132,13 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
       !opt_string(a, "kind", kind, source, ptr, err) ||
       !opt_string(a, "endpoint", acc.endpoint, source, ptr, err) ||
       !opt_string(a, "colour", colour, source, ptr, err) ||
+      !opt_string(a, "color", acc.color, source, ptr, err) ||
       !opt_string(a, "cacert", acc.cacert, source, ptr, err)) {
     return err;
   }
   if (acc.name.empty()) return at(source, ptr + "/name", "required");
+  if (auto e = check_color(acc.color, colour, source, ptr)) return *e;
+  if (acc.color.empty()) acc.color = colour;
   if (acc.name == "local")
     return at(source, ptr + "/name", "'local' is the built-in local account");
   if (kind != "batch" && kind != "emulator")
@@ -144,6 +160,11 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
 }
 
 }  // namespace
+
+const std::vector<std::string>& account_colors() {
+  static const std::vector<std::string> names{"red", "green", "yellow", "blue", "magenta", "cyan"};
+  return names;
+}
 
 Result<std::vector<AccountConfig>> parse_accounts(const json& accounts, const std::string& source) {
   if (!accounts.is_array()) return at(source, "/accounts", "expected an array");

@@ -72,10 +72,16 @@ enum class Role : std::uint8_t {
   Label,                 ///< form field labels
   ValidationError,       ///< form validation message
   HelpGroup,             ///< context headings in the help overlay
+  BandRed,               ///< an account's colour band (red)
+  BandGreen,             ///< an account's colour band (green)
+  BandYellow,            ///< an account's colour band (yellow)
+  BandBlue,              ///< an account's colour band (blue)
+  BandMagenta,           ///< an account's colour band (magenta)
+  BandCyan,              ///< an account's colour band (cyan)
 };
 
 /// Number of roles; Role values are 0 .. kRoleCount-1.
-inline constexpr std::size_t kRoleCount = static_cast<std::size_t>(Role::HelpGroup) + 1;
+inline constexpr std::size_t kRoleCount = static_cast<std::size_t>(Role::BandCyan) + 1;
 
 /// snake_case name of a role, as used in theme files (`row_selected`).
 std::string_view role_name(Role role);

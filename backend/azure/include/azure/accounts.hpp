@@ -49,8 +49,12 @@ struct AccountConfig {
   bool readonly = false;
   bool emulator = false;  ///< labelled "emulator" in the UI
   std::string cacert;     ///< extra CA bundle for this endpoint
+  std::string color;      ///< `color` (or `colour`): the TUI's band for it (`red`); empty: none
   AccountOrigin origin = AccountOrigin::Config;
 };
+
+/// The colours an account's `color` may name: red, green, yellow, blue, magenta, cyan.
+const std::vector<std::string>& account_colors();
 
 /// Parses config.json's `accounts` array. Errors name `source` and the JSON pointer
 /// (`/accounts/1/endpoint`); an endpoint that is neither https nor loopback http is refused.

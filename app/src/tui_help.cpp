@@ -1,0 +1,77 @@
+#include "tui_help.hpp"
+
+#include <algorithm>
+
+#include "key_config.hpp"
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+constexpr Context kHelpOrder[] = {Context::Global, Context::Table, Context::Accounts,
+                                  Context::Pools,  Context::Nodes, Context::Jobs,
+                                  Context::Tasks,  Context::Sweep, Context::Compare,
+                                  Context::Logs,   Context::Detail};
+
+HelpSection plugins_section(const Settings& settings) {
+  HelpSection s{"Plugins", {}};
+  for (const auto& p : settings.plugins) {
+    std::string panes;
+    for (const auto& name : p.panes) panes += (panes.empty() ? "" : ", ") + name;
+    s.entries.push_back({p.key, "runs " + p.name + " (" + panes + ")", p.name});
+  }
+  return s;
+}
+
+}  // namespace
+
+HelpVm help_of(const AppContext& ctx, const TuiState& st) {
+  HelpVm vm;
+  for (Context c : kHelpOrder) {
+    HelpSection s{context_name(c), {}};
+    for (const auto& b : st.bindings)
+      if (b.context == c) s.entries.push_back({b.chord, b.description, action_id(b.action)});
+    if (!s.entries.empty()) vm.sections.push_back(std::move(s));
+  }
+  auto plugins = plugins_section(ctx.settings);
+  if (!plugins.entries.empty()) vm.sections.push_back(std::move(plugins));
+  vm.first = st.help_top;
+  return vm;
+}
+
+HintBarVm hints_of(const TuiState& st, const Pane& pane) {
+  HintBarVm vm;
+  for (Context c : pane.contexts())
+    for (const auto& b : st.bindings)
+      if (b.context == c && b.hint) {
+        bool back = b.action == Action::Quit && pane.quits_back();
+        vm.hints.push_back({b.chord, back ? "back" : action_name(pane, b.action)});
+      }
+  return vm;
+}
+
+void handle_help_key(const AppContext& ctx, TuiState& st, const KeyEvent& key) {
+  auto last = static_cast<long>(help_line_count(help_of(ctx, st))) - 1;
+  long top = static_cast<long>(st.help_top);
+  auto name = key_name(key);
+  if (name == "j" || name == "Down")
+    ++top;
+  else if (name == "k" || name == "Up")
+    --top;
+  else if (name == "NPage" || name == "Space")
+    top += 10;
+  else if (name == "PPage")
+    top -= 10;
+  else if (name == "g" || name == "Home")
+    top = 0;
+  else if (name == "G" || name == "End")
+    top = last;
+  else {
+    st.help_top = 0;
+    st.mode = Mode::Normal;
+    return;
+  }
+  st.help_top = static_cast<size_t>(std::clamp(top, 0L, std::max(0L, last)));
+}
+
+}  // namespace trainyard
