@@ -123,4 +123,13 @@ Result<Stmt> StatementCache::get(const std::string& sql, const char* what) {
   return Stmt(s, what, &e.busy);
 }
 
+std::string numbered_rows(size_t rows, size_t columns, size_t first) {
+  std::string out;
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t i = 0; i < columns; ++i)
+      out += (i ? ", ?" : (r ? "), (?" : "(?")) + std::to_string(first + r * columns + i);
+  }
+  return out + ")";
+}
+
 }  // namespace trainyard::detail

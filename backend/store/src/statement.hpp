@@ -25,6 +25,10 @@ Error db_error(sqlite3* db, std::string_view what);
 /// Runs one or more SQL statements without results.
 Result<void> exec(sqlite3* db, const char* sql, std::string_view what);
 
+/// `rows` parenthesised lists of `columns` numbered parameters each, counting from ?first:
+/// numbered_rows(2, 2) is "(?1, ?2), (?3, ?4)", the VALUES of a multi-row INSERT.
+std::string numbered_rows(size_t rows, size_t columns, size_t first = 1);
+
 /// A prepared statement: owned (finalized on destruction) or borrowed from a StatementCache
 /// (reset and unbound on destruction, so the next user starts clean).
 class Stmt {

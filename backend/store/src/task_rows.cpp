@@ -18,7 +18,7 @@ void read_execution(const Stmt& s, ExecutionInfo& e) {
   e.requeue_count = s.i32(21);
 }
 
-void bind_execution(Stmt& s, const ExecutionInfo& e) {
+void bind_execution(ParamsAt s, const ExecutionInfo& e) {
   s.bind(13, e.start_time).bind(14, e.end_time).bind(15, e.exit_code).bind(16, e.result);
   if (e.failure_info) {
     const auto& f = *e.failure_info;
@@ -40,20 +40,15 @@ const std::string& task_columns() {
   return cols;
 }
 
-const std::string& task_upsert_sql() {
-  static const std::string sql = [] {
-    std::string params, set;
-    for (size_t i = 0; i < kTaskColumnList.size(); ++i) {
-      params += (i ? ", ?" : "?") + std::to_string(i + 1);
-      if (i < 3) continue;  // the key
-      set += (set.empty() ? "" : ", ") + std::string(kTaskColumnList[i]) + " = excluded." +
-             kTaskColumnList[i];
-    }
-    return "INSERT INTO tasks(" + task_columns() + ") VALUES (" + params +
-           ") ON CONFLICT(account, job_id, id) DO UPDATE SET " + set +
-           replaces_unless_older("tasks");
-  }();
-  return sql;
+std::string task_upsert_rows_sql(size_t rows) {
+  const size_t n = kTaskColumnList.size();
+  std::string set;
+  for (size_t i = 3; i < n; ++i)  // all but the key
+    set += (set.empty() ? "" : ", ") + std::string(kTaskColumnList[i]) + " = excluded." +
+           kTaskColumnList[i];
+  return "INSERT INTO tasks(" + task_columns() + ") VALUES " + numbered_rows(rows, n) +
+         " ON CONFLICT(account, job_id, id) DO UPDATE SET " + set + replaces_unless_older("tasks") +
+         " RETURNING id";
 }
 
 Task read_task(const Stmt& s) {
@@ -81,7 +76,8 @@ Task read_task(const Stmt& s) {
   return t;
 }
 
-void bind_task(Stmt& s, const Task& t) {
+void bind_task(Stmt& stmt, const Task& t, int offset) {
+  ParamsAt s{stmt, offset};
   s.bind(1, t.account).bind(2, t.job_id).bind(3, t.id).bind(4, t.display_name);
   s.bind(5, t.command_line).bind(6, t.state).bind(7, t.creation_time);
   s.bind(8, t.state_transition_time).bind(9, t.previous_state);

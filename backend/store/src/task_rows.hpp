@@ -45,14 +45,27 @@ inline constexpr std::array<const char*, 31> kTaskColumnList = {"account",
 
 /// kTaskColumnList joined with ", ", for SELECT lists.
 const std::string& task_columns();
-/// The task upsert: INSERT … ON CONFLICT(key) DO UPDATE every other column, unless the
-/// incoming row is an older snapshot (replaces_unless_older).
-const std::string& task_upsert_sql();
+/// The task upsert of `rows` tasks in one statement (row r binds ?(31r+1) … ?(31r+31)):
+/// INSERT … ON CONFLICT(key) DO UPDATE every other column unless the incoming row is an older
+/// snapshot (replaces_unless_older); it returns the id of each row it wrote.
+std::string task_upsert_rows_sql(size_t rows);
+
+/// A statement's parameters seen from `offset`: bind(i) binds ?(offset + i), so one row's
+/// binder serves every row of a multi-row statement.
+struct ParamsAt {
+  Stmt& stmt;
+  int offset = 0;
+  template <typename V>
+  ParamsAt& bind(int i, const V& v) {
+    stmt.bind(offset + i, v);
+    return *this;
+  }
+};
 
 /// Decodes a row selected with kTaskColumns (lists left empty).
 Task read_task(const Stmt& s);
-/// Binds every kTaskColumns value of `t` as ?1 … ?31.
-void bind_task(Stmt& s, const Task& t);
+/// Binds every kTaskColumns value of `t` as ?(offset + 1) … ?(offset + 31).
+void bind_task(Stmt& s, const Task& t, int offset = 0);
 
 /// A task's resourceFiles as stored in their column (task_file_lists.cpp); nullopt (NULL) when
 /// there are none.

@@ -1,101 +1,12 @@
-// Writing, reading and deleting single tasks, with their lists and state history.
-#include <chrono>
-
-#include "snapshot_order.hpp"
+// Reading and deleting single tasks, with their lists and state history (task_batch.cpp
+// writes them).
 #include "statement.hpp"
 #include "store/store.hpp"
 #include "task_rows.hpp"
 
 namespace trainyard {
-namespace {
 
-using detail::StatementCache;
 using detail::Stmt;
-
-// The stored state of a task: outer nullopt when there is no row.
-Result<std::optional<std::optional<TaskState>>> stored_state(StatementCache& c, const Task& t) {
-  auto s = c.get("SELECT state FROM tasks WHERE account = ?1 AND job_id = ?2 AND id = ?3",
-                 "upsert task");
-  if (!s) return s.error();
-  auto row = s->bind(1, t.account).bind(2, t.job_id).bind(3, t.id).step();
-  if (!row) return row.error();
-  if (!*row) return std::optional<std::optional<TaskState>>();
-  return std::optional<std::optional<TaskState>>(s->opt_wire<TaskState>(0));
-}
-
-// The row keeps its pk on conflict, so the FTS index is only touched when the searched text
-// changes (see the update trigger). False when the stored row is newer and stays.
-Result<bool> write_row(StatementCache& c, const Task& t) {
-  auto s = c.get(detail::task_upsert_sql(), "upsert task");
-  if (!s) return s.error();
-  detail::bind_task(*s, t);
-  TY_TRY(s->run());
-  return detail::wrote_row(c);
-}
-
-Result<void> append_history(StatementCache& c, const Task& t, TaskState from, bool inserted) {
-  auto s = c.get(
-      "INSERT INTO state_history(account, job_id, task_id, from_state, to_state, at) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-      "record task state");
-  if (!s) return s.error();
-  auto at = t.state_transition_time;
-  if (!at && inserted) at = t.creation_time;
-  if (!at) at = std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
-  s->bind(1, t.account).bind(2, t.job_id).bind(3, t.id).bind(4, from).bind(5, t.state);
-  return s->bind(6, *at).run();
-}
-
-Result<void> replace_lists(StatementCache& c, const Task& t, bool existed) {
-  const char* env_sql =
-      "INSERT INTO task_env(account, job_id, task_id, ord, name, value) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-  const char* dep_sql =
-      "INSERT INTO task_deps(account, job_id, task_id, ord, depends_on) "
-      "VALUES (?1, ?2, ?3, ?4, ?5)";
-  // A new task has no list rows yet: skip the deletes (they dominate bulk inserts).
-  for (const char* del :
-       {"DELETE FROM task_env WHERE account = ?1 AND job_id = ?2 AND task_id = ?3",
-        "DELETE FROM task_deps WHERE account = ?1 AND job_id = ?2 AND task_id = ?3"}) {
-    if (!existed) break;
-    auto s = c.get(del, "upsert task lists");
-    if (!s) return s.error();
-    TY_TRY(s->bind(1, t.account).bind(2, t.job_id).bind(3, t.id).run());
-  }
-  for (size_t i = 0; i < t.environment_settings.size(); ++i) {
-    auto s = c.get(env_sql, "upsert task environment");
-    if (!s) return s.error();
-    s->bind(1, t.account).bind(2, t.job_id).bind(3, t.id).bind(4, static_cast<int64_t>(i));
-    const auto& nv = t.environment_settings[i];
-    TY_TRY(s->bind(5, nv.name).bind(6, nv.value).run());
-  }
-  for (size_t i = 0; i < t.depends_on.task_ids.size(); ++i) {
-    auto s = c.get(dep_sql, "upsert task dependencies");
-    if (!s) return s.error();
-    s->bind(1, t.account).bind(2, t.job_id).bind(3, t.id).bind(4, static_cast<int64_t>(i));
-    TY_TRY(s->bind(5, t.depends_on.task_ids[i]).run());
-  }
-  return ok_result();
-}
-
-}  // namespace
-
-Result<void> Store::upsert_task(const Task& t) {
-  return atomic([&]() -> Result<void> {
-    auto old = stored_state(*cache_, t);
-    if (!old) return old.error();
-    auto wrote = write_row(*cache_, t);
-    if (!wrote) return wrote.error();
-    if (!*wrote) return ok_result();  // an older snapshot: history and lists stay too
-    bool existed = old->has_value();
-    if (!existed) {
-      TY_TRY(append_history(*cache_, t, t.previous_state.value_or(t.state), true));
-    } else if (**old != t.state) {
-      TY_TRY(append_history(*cache_, t, (**old).value_or(t.state), false));
-    }
-    return replace_lists(*cache_, t, existed);
-  });
-}
 
 Result<void> Store::load_task_lists(Task& t) {
   auto env = cache_->get(

@@ -44,10 +44,7 @@ Result<void> cache_job(Store& store, azure::BatchClient& client, const std::stri
 Result<void> cache_tasks(Store& store, azure::BatchClient& client, const std::string& job) {
   auto tasks = client.tasks(job);
   if (!tasks) return tasks.error();
-  return store.write([&]() -> Result<void> {
-    for (const auto& t : *tasks) TY_TRY(store.upsert_task(t));
-    return {};
-  });
+  return store.upsert_tasks(*tasks);
 }
 
 Result<std::optional<Task>> cache_task(Store& store, azure::BatchClient& client,

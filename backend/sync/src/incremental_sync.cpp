@@ -74,11 +74,7 @@ Result<void> list_tasks(SyncTarget& t, const std::string& job, const ListStart& 
                         std::set<std::string>& seen, SyncStats& stats,
                         detail::PageWriter<Task>::AfterPage after_page = {}) {
   detail::PageWriter<Task> writer(
-      t.store,
-      [&](const std::vector<Task>& tasks) -> Result<void> {
-        for (const auto& task : tasks) TY_TRY(t.store.upsert_task(task));
-        return {};
-      },
+      t.store, [&](const std::vector<Task>& tasks) { return t.store.upsert_tasks(tasks); },
       std::move(after_page), seen, stats);
   auto on_body = [&](std::string& body) -> Result<std::string> {
     auto page = azure::parse_task_page(body, t.account, job);

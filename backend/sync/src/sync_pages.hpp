@@ -21,8 +21,9 @@ namespace trainyard::detail {
 
 /// Writes pages on a thread of its own while the caller fetches and parses the next one: the
 /// service's time and ours overlap. At most two parsed pages wait, so memory stays flat however
-/// long the list. Each page is one transaction, so a reader never sees half a page. The store is
-/// used by this thread alone while the writer lives.
+/// long the list. The pages waiting when the writer turns to them are written in one transaction
+/// (so a writer that falls behind commits less often), and a reader never sees half a page. The
+/// store is used by this thread alone while the writer lives.
 template <typename T>
 class PageWriter {
  public:
@@ -72,16 +73,15 @@ class PageWriter {
 
   void run() {
     for (;;) {
-      Page page;
+      std::deque<Page> pages;
       {
         std::unique_lock<std::mutex> g(mu_);
         cv_.wait(g, [&] { return !pages_.empty() || done_; });
         if (pages_.empty()) return;
-        page = std::move(pages_.front());
-        pages_.pop_front();
+        pages.swap(pages_);
         cv_.notify_all();
       }
-      if (auto ok = write_page(page); !ok) {
+      if (auto ok = write_pages(pages); !ok) {
         std::lock_guard<std::mutex> g(mu_);
         error_ = ok.error();
         cv_.notify_all();
@@ -90,12 +90,17 @@ class PageWriter {
     }
   }
 
-  Result<void> write_page(const Page& page) {
+  // The pages in one transaction; `after_page` runs after each (the last one's link is the one
+  // that stays).
+  Result<void> write_pages(const std::deque<Page>& pages) {
     return store_.write([&]() -> Result<void> {
-      TY_TRY(write_(page.items));
-      for (const auto& item : page.items) seen_.insert(item.id);
-      stats_.entities += static_cast<int64_t>(page.items.size());
-      return after_page_ ? after_page_(page.next_link) : Result<void>{};
+      for (const auto& page : pages) {
+        TY_TRY(write_(page.items));
+        for (const auto& item : page.items) seen_.insert(item.id);
+        stats_.entities += static_cast<int64_t>(page.items.size());
+        if (after_page_) TY_TRY(after_page_(page.next_link));
+      }
+      return {};
     });
   }
 

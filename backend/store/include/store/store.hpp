@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -254,6 +255,9 @@ class Store {
   /// Inserts or replaces a task with its lists, unless the stored one is newer; a state change
   /// appends to the history.
   Result<void> upsert_task(const Task& t);
+  /// upsert_task() for each of `tasks` in order, in a few multi-row statements: a task the cache
+  /// holds at the same (non-empty) eTag is not written again.
+  Result<void> upsert_tasks(std::span<const Task> tasks);
   /// One task, or nullopt.
   Result<std::optional<Task>> task(const std::string& account, const std::string& job,
                                    const std::string& id);
