@@ -18,6 +18,7 @@
 #include "output.hpp"
 #include "tui_account_band.hpp"
 #include "tui_help.hpp"
+#include "tui_mouse.hpp"
 #include "tui_navigation.hpp"
 #include "tui_plugins.hpp"
 #include "tui_services.hpp"
@@ -118,7 +119,9 @@ void Tui::sample_gpus_once() {
 void Tui::handle_key(const KeyEvent& key) {
   if (key.key == Key::Resize) return;
   auto before = st_->stack;
-  if (st_->mode != Mode::Normal) {
+  if (key.is_mouse()) {
+    handle_mouse(ctx_, *st_, key);
+  } else if (st_->mode != Mode::Normal) {
     handle_mode_key(ctx_, *st_, key);
   } else if (run_plugin_key(ctx_, *st_, key)) {
   } else if (auto a = lookup_action(st_->bindings, focused_pane(*st_).contexts(), key)) {
@@ -191,6 +194,7 @@ void Tui::draw() {
   std::string note = filter.empty() ? std::string() : "/" + filter;
   auto& focused = focused_pane(*st_);
   Rect body = draw_pane(c, pane, focused.title(st_->top()), true, note);
+  st_->pane_body = body;
   int old_height = st_->body_height;
   st_->body_height = std::max(1, table_body_height(focused.table_rect(*st_, body)));
   if (focused.is_table() && old_height != st_->body_height) refresh();

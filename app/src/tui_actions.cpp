@@ -12,15 +12,6 @@
 namespace trainyard {
 namespace {
 
-void move_selection(TuiState& st, long delta) {
-  auto& c = st.top().cursor;
-  if (st.page.total == 0) return;
-  long next = static_cast<long>(c.selected) + delta;
-  next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
-  c.selected = static_cast<size_t>(next);
-  c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
-}
-
 void push_frame(AppContext& ctx, TuiState& st, Frame next) {
   next.cursor = {};
   st.stack.push_back(std::move(next));
@@ -98,6 +89,15 @@ void open_view(AppContext& ctx, TuiState& st, View v) {
     st.stack.front() = f;
   else if (v != View::Accounts)
     st.stack.push_back(f);
+}
+
+void move_selection(TuiState& st, long delta) {
+  auto& c = st.top().cursor;
+  if (st.page.total == 0) return;
+  long next = static_cast<long>(c.selected) + delta;
+  next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
+  c.selected = static_cast<size_t>(next);
+  c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
 }
 
 void apply_action(AppContext& ctx, TuiState& st, Action a) {

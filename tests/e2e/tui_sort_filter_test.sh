@@ -5,7 +5,8 @@
 #
 # Runs four short tasks (exit codes 0, 3, 0, 1) with the CLI, opens their job in the TUI, filters
 # them with the filter language (exit:!=0, !state:failed, a regex, a bad regex), sorts them with
-# :sort and o/O, and checks the rows on screen and their order.
+# :sort and o/O, and checks the rows on screen and their order. Then the mouse on the same table:
+# a click selects a row, a second click opens it, and a wheel notch moves three rows.
 set -uo pipefail
 
 BIN=${1:?usage: tui_sort_filter_test.sh path/to/trainyard}
@@ -140,6 +141,42 @@ check_sort() {
   pass "o moves the sort to the next column"
 }
 
+# mouse BUTTON X Y [m]: an SGR (1006) mouse report at column X, row Y (from 0), as xterm sends
+# it (its terminfo names that encoding); `m` makes it a release. A click is a press and a release.
+mouse() {
+  local report
+  report=$(printf '\e[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "${4:-M}")
+  # shellcheck disable=SC2046  # one hex byte per word
+  tm send-keys -t "$SESSION" -H $(printf '%s' "$report" | od -An -tx1)
+}
+click() {
+  mouse 0 "$1" "$2"
+  mouse 0 "$1" "$2" m
+}
+
+# The rows are on screen rows 3 to 6 (under the crumbs, the border and the header).
+check_mouse() {
+  STEP="mouse"
+  expect_rows "ok-a bad-b ok-c bad-d" 5
+  click 10 5
+  sleep 0.5
+  screen | head -1 | grep -q 'ok-c' && fail "one click opened the row"
+  click 10 5
+  wait_for '^local › jobs › sf › ok-c' 5
+  pass "a click selects ok-c, a second one opens it"
+  keys Escape
+  wait_for 'Tasks · sf' 5
+  mouse 65 10 10  # wheel down: from ok-c (row 2) three rows on, clamped at bad-d (row 3)
+  sleep 0.3
+  mouse 64 10 10  # wheel up: row 0
+  sleep 0.3
+  keys Enter
+  wait_for '^local › jobs › sf › ok-a' 5
+  keys Escape
+  wait_for 'Tasks · sf' 5
+  pass "the wheel moves the selection"
+}
+
 quit() {
   STEP="quit"
   keys C-c
@@ -153,6 +190,7 @@ command -v tmux >/dev/null || fail "tmux is not installed"
 seed_runs
 start_tui
 check_filters
+check_mouse
 check_sort
 quit
 echo "PASS"
