@@ -1,0 +1,78 @@
+// Marks, the column chooser, wide mode and the JSON view, from any table pane.
+#include "tui_table_keys.hpp"
+
+#include <fmt/format.h>
+
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+// The kind of entity a row of `v` is (`pool`, `task`); empty: its rows have no JSON.
+std::string row_kind(View v) {
+  switch (v) {
+    case View::Accounts:
+      return "account";
+    case View::Pools:
+      return "pool";
+    case View::Nodes:
+      return "node";
+    case View::Jobs:
+      return "job";
+    case View::Tasks:
+    case View::Sweep:
+      return "task";
+    default:
+      return "";
+  }
+}
+
+void push_sub_pane(AppContext& ctx, TuiState& st, Frame next) {
+  next.cursor = {};
+  st.stack.push_back(std::move(next));
+  focused_pane(st).entered(ctx, st);
+}
+
+}  // namespace
+
+void toggle_wide(TuiState& st) {
+  st.columns.wide = !st.columns.wide;
+  set_status(st, st.columns.wide ? "wide mode on: more columns (W: off)" : "wide mode off");
+}
+
+void open_column_chooser(AppContext& ctx, TuiState& st) {
+  auto& pane = focused_pane(st);
+  if (!pane.is_table() || st.page.column_ids.empty())
+    return set_status(st, "this pane's columns are fixed");
+  Frame next = st.top();
+  next.view = View::Columns;
+  next.entity = pane.name();
+  push_sub_pane(ctx, st, std::move(next));
+}
+
+void open_entity_json(AppContext& ctx, TuiState& st) {
+  auto kind = row_kind(st.top().view);
+  auto key = selected_key(st);
+  if (kind.empty() || !key) return set_status(st, "no row selected");
+  Frame next = st.top();
+  next.view = View::Json;
+  next.entity = kind + "/" + *key;
+  push_sub_pane(ctx, st, std::move(next));
+}
+
+bool table_key_action(AppContext& ctx, TuiState& st, Action a) {
+  switch (a) {
+    case Action::Mark:
+      return toggle_row_mark(st), true;
+    case Action::Columns:
+      return open_column_chooser(ctx, st), true;
+    case Action::Wide:
+      return toggle_wide(st), true;
+    case Action::ShowJson:
+      return open_entity_json(ctx, st), true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace trainyard
