@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "actions/bulk_action.hpp"
+#include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
 #include "tui_batch.hpp"
 #include "tui_state.hpp"
@@ -90,11 +91,24 @@ std::vector<BulkSpec> batch_specs() {
   return s;
 }
 
-const BulkSpec* find_spec(View v, Action a, bool local) {
+const std::vector<BulkSpec>& specs(bool local) {
   static const std::vector<BulkSpec> local_table = local_specs(), batch_table = batch_specs();
-  for (const auto& s : local ? local_table : batch_table)
+  return local ? local_table : batch_table;
+}
+
+const BulkSpec* find_spec(View v, Action a, bool local) {
+  for (const auto& s : specs(local))
     if (s.view == v && s.action == a) return &s;
   return nullptr;
+}
+
+// True when some action of the focused pane takes marked rows (a local account's Jobs pane,
+// the Grep pane: none does, so Space there would mark for nothing).
+bool markable(const TuiState& st) {
+  const Frame& f = st.stack.back();
+  for (const auto& s : specs(f.account == kLocalAccount))
+    if (s.view == f.view) return true;
+  return false;
 }
 
 std::string counted(size_t n, const char* noun) {
@@ -103,6 +117,16 @@ std::string counted(size_t n, const char* noun) {
 
 std::string lowercase_first(std::string text) {
   if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+// `a, b, c` for the question: the rows it will act on, the first few by name.
+std::string named_rows(const std::vector<std::string>& keys) {
+  constexpr size_t kNamed = 5;
+  std::string text;
+  for (size_t i = 0; i < keys.size() && i < kNamed; ++i)
+    text += (i ? ", " : "") + sanitize_text(keys[i]);
+  if (keys.size() > kNamed) text += fmt::format(" and {} more", keys.size() - kNamed);
   return text;
 }
 
@@ -131,28 +155,34 @@ std::vector<std::string> marked_rows(const TuiState& st) {
 }
 
 void toggle_row_mark(TuiState& st) {
-  if (!focused_pane(st).is_table()) return;
+  if (!markable(st))
+    return set_status(st, "no action of this pane takes marked rows: they act on the selected one");
   auto key = selected_key(st);
   if (!key) return;
   auto frame = frame_key(st.top());
   if (st.marks.frame != frame) st.marks = {frame, {}};
   auto& keys = st.marks.keys;
   auto it = std::find(keys.begin(), keys.end(), *key);
-  if (it != keys.end())
-    keys.erase(it);
-  else
+  bool marking = it == keys.end();
+  if (marking)
     keys.push_back(*key);
-  set_status(st, keys.empty()
-                     ? "no rows marked"
-                     : fmt::format("{} marked · actions apply to every marked row", keys.size()));
+  else
+    keys.erase(it);
+  set_status(st,
+             sanitize_text(fmt::format("{} {}{}", marking ? "marked" : "unmarked", *key,
+                                       keys.empty() ? "" : " · actions take every marked row")));
 }
 
 void clear_marks(TuiState& st) {
   st.marks = {};
 }
 
+// A sub-pane opened over the marked rows (`y`, logs, details) keeps them for the way back.
 void forget_marks_elsewhere(TuiState& st) {
-  if (!st.marks.frame.empty() && st.marks.frame != frame_key(st.top())) clear_marks(st);
+  if (st.marks.frame.empty()) return;
+  for (const auto& f : st.stack)
+    if (frame_key(f) == st.marks.frame) return;
+  clear_marks(st);
 }
 
 std::string marks_note(const TuiState& st) {
@@ -166,13 +196,15 @@ void add_marks_note(const TuiState& st, StatusBarVm& vm) {
   vm.note = vm.note.empty() ? note : note + " · " + vm.note;
 }
 
+// A one-cell column before the others holds the marks, so no id is cut to make room.
 void show_marks(TableVm& vm, const std::vector<std::string>& keys, const TuiState& st) {
   auto marked = marked_rows(st);
   if (marked.empty()) return;
-  for (size_t i = 0; i < vm.rows.size() && i < keys.size(); ++i) {
+  vm.columns.insert(vm.columns.begin(), Column{"", 1});
+  for (size_t i = 0; i < vm.rows.size(); ++i) {
+    bool on = i < keys.size() && std::find(marked.begin(), marked.end(), keys[i]) != marked.end();
     auto& cells = vm.rows[i].cells;
-    bool on = std::find(marked.begin(), marked.end(), keys[i]) != marked.end();
-    if (on && !cells.empty()) cells.front() = {"\u25cf " + cells.front().text, Role::Title};
+    cells.insert(cells.begin(), on ? TableCell{"\u25cf", Role::Title} : TableCell{});
   }
 }
 
@@ -183,7 +215,8 @@ bool apply_to_marked(AppContext& ctx, TuiState& st, Action a) {
   if (!spec) return false;
   if (spec->refusal) return set_status(st, spec->refusal, StatusLevel::Error), true;
   if (!spec->local && !account_writable(ctx, st)) return true;
-  std::string question = fmt::format("{} {}?", spec->verb, counted(keys.size(), spec->noun));
+  std::string question =
+      fmt::format("{} {} ({})?", spec->verb, counted(keys.size(), spec->noun), named_rows(keys));
   if (*spec->note) question += std::string(" ") + spec->note;
   st.confirm = DialogVm{fmt::format("{} {}s", spec->verb, spec->noun), question};
   st.on_confirm = [&ctx, &st, spec, keys] {

@@ -53,7 +53,9 @@ void open_column_chooser(AppContext& ctx, TuiState& st) {
 void open_entity_json(AppContext& ctx, TuiState& st) {
   auto kind = row_kind(st.top().view);
   auto key = selected_key(st);
-  if (kind.empty() || !key) return set_status(st, "no row selected");
+  if (kind.empty())
+    return set_status(st, "y shows a pool, node, job, task or account: this pane lists none");
+  if (!key) return set_status(st, "no row selected");
   Frame next = st.top();
   next.view = View::Json;
   next.entity = kind + "/" + *key;

@@ -3,8 +3,11 @@
 // `trainyard emulator` (read-only refused).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "azure/batch_actions.hpp"
 #include "tui_batch_fixture.hpp"
@@ -19,10 +22,61 @@ using apptest::TuiScreen;
 
 constexpr TermSize kWide{200, 60};
 
+// The id in the table's `n`-th row (0: the first under the header) of `screen`.
+std::string row_id(const std::string& screen, int n) {
+  std::istringstream in(screen);
+  std::string line;
+  for (int i = 0; i < 3 + n && std::getline(in, line);) ++i;
+  std::getline(in, line);
+  auto start = line.find_first_not_of("│ ●");
+  std::istringstream words(line.substr(start == std::string::npos ? 0 : start));
+  std::string id;
+  words >> id;
+  return id;
+}
+
+// The ids of the table rows of `screen` that carry a mark (`marked`) or not.
+std::vector<std::string> rows_marked(const std::string& screen, bool marked) {
+  std::vector<std::string> ids;
+  for (int row = 0;; ++row) {
+    auto id = row_id(screen, row);
+    if (id.empty() || id == "│" || id == "└") break;
+    std::istringstream in(screen);
+    std::string line;
+    for (int i = 0; i <= 3 + row; ++i) std::getline(in, line);
+    if ((line.find("\u25cf") != std::string::npos) == marked) ids.push_back(id);
+  }
+  return ids;
+}
+
 class TuiMarks : public TuiScreen {
  protected:
   std::string screen() { return term_->last_frame().to_text(); }
   bool shows(const std::string& text) { return screen().find(text) != std::string::npos; }
+  // Job `queue` with four queued local runs q1 to q4 (the fixture's one CPU slot is taken
+  // by lr-0010, so they stay queued).
+  void seed_queue() {
+    auto& store = *fixture_.ctx().store;
+    Job j;
+    j.account = kLocalAccount;
+    j.id = "queue";
+    j.pool_id = kLocalPool;
+    j.creation_time = j.state_transition_time = apptest::kFixtureNow - 1h;
+    ASSERT_TRUE(store.upsert_job(j).ok());
+    for (const char* id : {"q1", "q2", "q3", "q4"}) {
+      Task t;
+      t.account = kLocalAccount;
+      t.job_id = "queue";
+      t.id = id;
+      t.command_line = "sleep 600";
+      t.creation_time = t.state_transition_time = apptest::kFixtureNow - 30min;
+      ASSERT_TRUE(store.upsert_task(t).ok());
+    }
+  }
+  std::optional<Task> stored(const std::string& id) {
+    auto t = fixture_.ctx().store->task(kLocalAccount, "queue", id);
+    return t && *t ? std::optional<Task>(**t) : std::nullopt;
+  }
 };
 
 // lr-0030 (first row) and lr-0001 (third) marked: a mark before their ids, `2 marked` in the
@@ -50,7 +104,7 @@ TEST_F(TuiMarks, OneConfirmationSaysHowMany) {
   for (auto size : {kNormal, kWide}) {
     open(size, "tasks", "resnet-sweep");
     keys("Space j Space s");
-    EXPECT_TRUE(shows("Stop 2 runs?")) << screen();
+    EXPECT_TRUE(shows("Stop 2 runs (lr-0030, lr-0010)?")) << screen();
     expect(size.width == 80 ? "bulk_stop_confirm_80x24" : "bulk_stop_confirm_200x60");
     keys("n");
   }
@@ -61,7 +115,7 @@ TEST_F(TuiMarks, OneConfirmationSaysHowMany) {
 TEST_F(TuiMarks, ABulkRemoveTakesEveryMarkedRunAndCountsThem) {
   open(kNormal, "tasks", "resnet-sweep");
   keys("j j Space j Space x");
-  EXPECT_TRUE(shows("Remove 2 runs?")) << screen();
+  EXPECT_TRUE(shows("Remove 2 runs (lr-0001, lr-0003)?")) << screen();
   keys("y");
   EXPECT_TRUE(shows("remove 2 runs: 2 done")) << screen();
   EXPECT_FALSE(shows("lr-0001")) << screen();
@@ -75,6 +129,69 @@ TEST_F(TuiMarks, ABulkActionSaysHowManyFailed) {
   open(kNormal, "tasks", "resnet-sweep");
   keys("Space j j Space x y");
   EXPECT_TRUE(shows("remove 2 runs: 1 done, 1 failed (lr-0030")) << screen();
+}
+
+// Three of job queue's four queued runs marked, one `s`, one Yes: the store has each of the
+// three stopped (completed, TaskTerminated) and the fourth still queued.
+TEST_F(TuiMarks, ABulkStopStopsEveryMarkedRunInTheStore) {
+  seed_queue();
+  open(kNormal, "tasks", "queue");
+  keys("g Space j Space j Space");
+  auto ids = rows_marked(screen(), true), unmarked = rows_marked(screen(), false);
+  ASSERT_EQ(ids.size(), 3u) << screen();
+  ASSERT_EQ(unmarked.size(), 1u) << screen();
+  ids.push_back(unmarked[0]);
+  auto sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  ASSERT_EQ(sorted, (std::vector<std::string>{"q1", "q2", "q3", "q4"})) << screen();
+  EXPECT_TRUE(shows("3 marked")) << screen();
+  keys("s");
+  EXPECT_TRUE(shows(fmt::format("Stop 3 runs ({}, {}, {})?", ids[0], ids[1], ids[2]))) << screen();
+  keys("y");
+  EXPECT_TRUE(shows("stop 3 runs: 3 done")) << screen();
+  for (int row = 0; row < 3; ++row) {
+    auto t = stored(ids[row]);
+    ASSERT_TRUE(t) << ids[row];
+    EXPECT_EQ(t->state, TaskState::Completed) << ids[row];
+    ASSERT_TRUE(t->execution_info.failure_info) << ids[row];
+    EXPECT_EQ(t->execution_info.failure_info->code, "TaskTerminated") << ids[row];
+  }
+  ASSERT_TRUE(stored(ids[3]));
+  EXPECT_EQ(stored(ids[3])->state, TaskState::Active) << ids[3];
+  EXPECT_FALSE(shows("marked")) << screen();
+}
+
+// The local Jobs pane has no action that takes marked rows: Space says so and marks nothing.
+TEST_F(TuiMarks, SpaceMarksNothingWhereNoActionTakesMarks) {
+  open(kNormal, "jobs");
+  keys("Space");
+  EXPECT_TRUE(shows("no action of this pane takes marked rows")) << screen();
+  EXPECT_FALSE(shows("\u25cf")) << screen();
+}
+
+// The Grep pane lists log lines: Space marks none and `y` says what it shows instead of
+// claiming no row is selected.
+TEST_F(TuiMarks, GrepResultsAreNeitherMarkedNorShownAsJson) {
+  open(kNormal, "tasks", "resnet-sweep");
+  keys(":");
+  type("grep loss");
+  keys("Enter");
+  ASSERT_TRUE(shows("loss")) << screen();
+  keys("Space");
+  EXPECT_TRUE(shows("no action of this pane takes marked rows")) << screen();
+  keys("y");
+  EXPECT_TRUE(shows("y shows a pool, node, job, task or account: this pane lists none"))
+      << screen();
+}
+
+// `y` over a marked row and back: the mark is still there, and still counted.
+TEST_F(TuiMarks, MarksStayWhileASubPaneIsOpenOverThem) {
+  open(kNormal, "tasks", "resnet-sweep");
+  keys("Space y");
+  EXPECT_TRUE(shows("JSON · task lr-0030")) << screen();
+  keys("q");
+  EXPECT_TRUE(shows("\u25cf lr-0030")) << screen();
+  EXPECT_TRUE(shows("1 marked")) << screen();
 }
 
 TEST_F(TuiMarks, NoMarksActsOnTheSelectedRowAsBefore) {
@@ -144,59 +261,68 @@ TEST_F(TuiMarks, YShowsTheJobAsWireJson) {
   }
 }
 
+// lr-0010 is a running local run: its JSON adds the run record (the fixture's run directory
+// and working directory); G shows the last lines, g the first, q goes back.
 TEST_F(TuiMarks, YOnALocalTaskAddsItsRunRecordAndScrolls) {
   open(kNormal, "tasks", "resnet-sweep");
-  select_task("lr-0001");
+  select_task("lr-0010");
   keys("y");
-  EXPECT_TRUE(shows("\"commandLine\"")) << screen();
+  EXPECT_TRUE(shows("JSON · task lr-0010")) << screen();
+  EXPECT_TRUE(shows("\"commandLine\": \"python3 train.py --lr 0.010\"")) << screen();
   keys("G");
-  EXPECT_TRUE(shows("\"localRun\"") || shows("\"workdir\"")) << screen();
+  EXPECT_TRUE(shows("\"stateTransitionTime\"")) << screen();
   EXPECT_FALSE(shows("\"commandLine\"")) << screen();
   keys("g");
   EXPECT_TRUE(shows("\"commandLine\"")) << screen();
+  keys("NPage");
+  EXPECT_TRUE(shows("\"runDir\": \"runs/resnet-sweep/lr-0010\"")) << screen();
+  EXPECT_TRUE(shows("\"workdir\": \"/\"")) << screen();
   keys("q");
   EXPECT_TRUE(shows("Tasks · resnet-sweep")) << screen();
 }
 
-// The id in the table's `n`-th row (0: the first under the header) of `screen`.
-std::string row_id(const std::string& screen, int n) {
-  std::istringstream in(screen);
-  std::string line;
-  for (int i = 0; i < 3 + n && std::getline(in, line);) ++i;
-  std::getline(in, line);
-  auto start = line.find_first_not_of("│ ●");
-  std::istringstream words(line.substr(start == std::string::npos ? 0 : start));
-  std::string id;
-  words >> id;
-  return id;
-}
-
-// Two of the seeded job's tasks marked, one `s`, one Yes: both are terminated at the service,
-// and one line counts them.
+// Four running tasks added to the seeded job, three marked, one `s`, one Yes: the service has
+// those three completed (terminated) and the fourth still running, and one line counts them.
 TEST_F(TuiBatch, MarkedTasksAreTerminatedTogether) {
-  open_batch("tasks", false, "seed-sweep");
-  keys("Space j Space");
-  const std::string first = row_id(screen(), 0), second = row_id(screen(), 1);
-  ASSERT_NE(first, second) << screen();
-  keys("s");
-  ASSERT_NE(screen().find("Terminate 2 tasks?"), std::string::npos) << screen();
-  keys("y");
   auto c = open_client();
-  auto completed = [&](const std::string& id) {
+  for (const char* id : {"bulk-1", "bulk-2", "bulk-3", "bulk-4"})
+    ASSERT_TRUE(c->add_task("seed-sweep", {{"id", id}, {"commandLine", "sleep 60"}}).ok());
+  SyncScope scope{emu_.account(), AccountKind::Emulator, emu_.endpoint()};
+  ASSERT_TRUE(full_sync(*fixture_.ctx().store, *c, scope).ok());
+  open_batch("tasks", false, "seed-sweep");
+  select_task("bulk");
+  keys("g Space j Space j Space");
+  auto ids = rows_marked(screen(), true), unmarked = rows_marked(screen(), false);
+  ASSERT_EQ(ids.size(), 3u) << screen();
+  ASSERT_EQ(unmarked.size(), 1u) << screen();
+  ids.push_back(unmarked[0]);
+  auto sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  ASSERT_EQ(sorted, (std::vector<std::string>{"bulk-1", "bulk-2", "bulk-3", "bulk-4"})) << screen();
+  keys("s");
+  ASSERT_NE(screen().find(fmt::format("Terminate 3 tasks ({}, {}, {})?", ids[0], ids[1], ids[2])),
+            std::string::npos)
+      << screen();
+  keys("y");
+  auto state = [&](const std::string& id) {
     auto t = azure::get_task(*c, "seed-sweep", id);
-    return t && t->state == TaskState::Completed;
+    return t ? t->state : TaskState::Preparing;
   };
-  EXPECT_TRUE(eventually([&] { return completed(first) && completed(second); }))
-      << first << " " << second;
   EXPECT_TRUE(eventually([&] {
-    return pumped().find("terminate 2 tasks: 2 done") != std::string::npos;
+    return state(ids[0]) == TaskState::Completed && state(ids[1]) == TaskState::Completed &&
+           state(ids[2]) == TaskState::Completed;
+  })) << ids[0]
+      << " " << ids[1] << " " << ids[2];
+  EXPECT_NE(state(ids[3]), TaskState::Completed) << ids[3];
+  EXPECT_TRUE(eventually([&] {
+    return pumped().find("terminate 3 tasks: 3 done") != std::string::npos;
   })) << screen();
 }
 
 TEST_F(TuiBatch, MarkedRowsOnAReadOnlyAccountAreRefused) {
   open_batch("tasks", true, "seed-sweep");
   keys("Space j Space s");
-  EXPECT_EQ(screen().find("Terminate 2 tasks?"), std::string::npos) << screen();
+  EXPECT_EQ(screen().find("Terminate 2 tasks"), std::string::npos) << screen();
   EXPECT_NE(screen().find("read-only"), std::string::npos) << screen();
 }
 
