@@ -3,9 +3,9 @@
 #
 #   tui_tables_test.sh path/to/trainyard
 #
-# Queues three long local runs, opens their Tasks pane, marks two with Space, stops both with
-# one `s` and one Yes (one status line counts them; the third keeps running), then opens the
-# third's JSON with `y`, scrolls it to its run record and back, and quits.
+# Queues four long local runs, opens their Tasks pane, marks three with Space, stops them with
+# one `s` and one Yes (one status line counts them; the fourth keeps running), then opens the
+# fourth's JSON with `y`, scrolls it to its run record and back, and quits.
 set -uo pipefail
 
 BIN=${1:?usage: tui_tables_test.sh path/to/trainyard}
@@ -92,53 +92,59 @@ keys() { tm send-keys -t "$SESSION" "$@"; }
 queue_runs() {
   STEP="queue"
   mkdir -p "$DATA"
-  for id in run-a run-b run-c; do
+  for id in run-a run-b run-c run-d; do
     "$BIN" --data-dir "$DATA" run --job bulk --id "$id" -- sleep "300.$$" >/dev/null ||
       fail "trainyard run $id failed"
   done
-  pass "three runs queued"
+  pass "four runs queued"
 }
 
 start_tui() {
   STEP="start"
   command -v tmux >/dev/null || fail "tmux is not installed"
   local cmd
-  cmd=$(printf 'cd %q && env TERM=xterm-256color TRAINYARD_CPU_SLOTS=3 %q --data-dir %q --open tasks --job bulk; echo $? >%q' \
+  cmd=$(printf 'cd %q && env TERM=xterm-256color TRAINYARD_CPU_SLOTS=4 %q --data-dir %q --open tasks --job bulk; echo $? >%q' \
     "$TMP" "$BIN" "$DATA" "$EXIT_FILE")
   tm new-session -d -s "$SESSION" -x 160 -y 40 "$cmd" || fail "tmux new-session failed"
   wait_for 'Tasks · bulk' 15
-  for id in run-a run-b run-c; do wait_for "$id +running" 20; done
-  pass "the three runs are running"
+  for id in run-a run-b run-c run-d; do wait_for "$id +running" 20; done
+  pass "the four runs are running"
 }
 
 bulk_stop() {
   STEP="marks"
-  keys g Space j Space
+  keys g Space j Space j Space
   wait_for '● run-a' 5
   wait_for '● run-b' 5
-  wait_for '2 marked' 5
-  pass "two rows marked, counted in the status line"
+  wait_for '● run-c' 5
+  wait_for '3 marked' 5
+  pass "three rows marked, counted in the status line"
   STEP="bulk stop"
   keys s
-  wait_for 'Stop 2 runs\?' 5
+  wait_for 'Stop 3 runs \(run-a, run-b, run-c\)\?' 5
   keys y
-  wait_for 'stop 2 runs: 2 done' 15
+  wait_for 'stop 3 runs: 3 done' 15
   wait_gone 'run-a +running' 30
   wait_gone 'run-b +running' 30
-  wait_for 'run-c +running' 5
-  screen | grep -q '2 marked' && fail "the marks stayed after the action"
+  wait_gone 'run-c +running' 30
+  wait_for 'run-d +running' 5
+  screen | grep -q '3 marked' && fail "the marks stayed after the action"
   local left
   left=$(run_pids | wc -l)
-  [[ $left == 1 ]] || fail "$left of the runs' processes remain; 1 (run-c) was expected"
-  pass "one Yes stopped both marked runs; run-c still runs"
+  [[ $left == 1 ]] || fail "$left of the runs' processes remain; 1 (run-d) was expected"
+  pass "one Yes stopped the three marked runs; run-d still runs"
 }
 
 show_json() {
   STEP="y"
-  keys G
+  # The stopped runs may now sort elsewhere: the filter picks run-d whatever its row.
+  keys /
+  keys -l run-d
+  keys Enter
+  wait_for '/run-d' 5
   keys y
-  wait_for 'JSON · task run-c' 5
-  wait_for '"id": "run-c"' 5
+  wait_for 'JSON · task run-d' 5
+  wait_for '"id": "run-d"' 5
   wait_for '"commandLine": "sleep 300' 5
   keys G
   wait_for '"localRun"|"waitingReason"' 5
