@@ -34,7 +34,7 @@ const std::vector<Binding>& default_bindings() {
       {"Space", A::Mark, "mark/unmark the row (an action then takes every marked row)", C::Table},
       {"y", A::ShowJson, "json of the row, as Batch sends it (scrollable)", C::Table},
       {"C", A::Columns, "columns: choose which are shown", C::Table},
-      {"W", A::Wide, "wide mode on/off (more columns: times, node, full ids)", C::Table},
+      {"W", A::Wide, "wide mode on/off (more columns: times, node, VM size)", C::Table},
       {"p", A::Pools, "pools of the account", C::Accounts, true},
       {"c", A::Create, "create a pool (Batch)", C::Pools, true},
       {"z", A::Resize, "resize (dedicated, Spot)", C::Pools, true},

@@ -221,6 +221,20 @@ TEST_F(TuiMarks, WideModeAddsTheTimeColumns) {
   }
 }
 
+// The local Jobs pane sorts by job, state, pool, queued, running, done, failed and age, then
+// its own order: the 9th `o` passes over CREATED and STATE SINCE while wide mode hides them,
+// and sorts by created once W shows it.
+TEST_F(TuiMarks, SortingPassesOverTheColumnsWideModeHides) {
+  open(kNormal, "jobs");
+  for (int i = 0; i < 8; ++i) keys("o");
+  EXPECT_TRUE(shows("sorted by age ascending")) << screen();
+  keys("o");
+  EXPECT_TRUE(shows("sorted in the pane's own order")) << screen();
+  keys("W");
+  for (int i = 0; i < 9; ++i) keys("o");
+  EXPECT_TRUE(shows("sorted by created ascending")) << screen();
+}
+
 TEST_F(TuiMarks, TheColumnChooserListsThePanesColumns) {
   for (auto size : {kNormal, kWide}) {
     open(size, "tasks", "resnet-sweep");
