@@ -22,6 +22,10 @@ std::string row_kind(View v) {
     case View::Tasks:
     case View::Sweep:
       return "task";
+    case View::AllJobs:
+      return "job";
+    case View::AllPools:
+      return "pool";
     default:
       return "";
   }
@@ -51,14 +55,22 @@ void open_column_chooser(AppContext& ctx, TuiState& st) {
 }
 
 void open_entity_json(AppContext& ctx, TuiState& st) {
-  auto kind = row_kind(st.top().view);
+  const View view = st.top().view;
+  auto kind = row_kind(view);
   auto key = selected_key(st);
   if (kind.empty())
     return set_status(st, "y shows a pool, node, job, task or account: this pane lists none");
   if (!key) return set_status(st, "no row selected");
   Frame next = st.top();
   next.view = View::Json;
-  next.entity = kind + "/" + *key;
+  std::string id = *key;
+  // The all-accounts panes' rows are `account/id`: the JSON is that account's entity.
+  if (view == View::AllJobs || view == View::AllPools) {
+    auto slash = key->find('/');
+    next.account = key->substr(0, slash);
+    id = slash == std::string::npos ? "" : key->substr(slash + 1);
+  }
+  next.entity = kind + "/" + id;
   push_sub_pane(ctx, st, std::move(next));
 }
 

@@ -275,6 +275,21 @@ TEST_F(TuiMarks, YShowsTheJobAsWireJson) {
   }
 }
 
+// A row of :alljobs is `account/job`: y shows that account's job.
+TEST_F(TuiMarks, YOnAllJobsShowsTheRowsJobOfItsAccount) {
+  open(kNormal, "jobs");
+  keys(":");
+  type("alljobs");
+  keys("Enter");
+  ASSERT_TRUE(shows("Jobs · every account")) << screen();
+  keys("/");
+  type("resnet-sweep");
+  keys("Enter y");
+  EXPECT_TRUE(shows("JSON · job resnet-sweep")) << screen();
+  EXPECT_TRUE(shows("\"id\": \"resnet-sweep\"")) << screen();
+  EXPECT_TRUE(shows("\"poolId\": \"local\"")) << screen();
+}
+
 // lr-0010 is a running local run: its JSON adds the run record (the fixture's run directory
 // and working directory); G shows the last lines, g the first, q goes back.
 TEST_F(TuiMarks, YOnALocalTaskAddsItsRunRecordAndScrolls) {
