@@ -57,6 +57,7 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timest
   }
   auto vm = st.status;
   if (st.data_time) vm.data_age = now - *st.data_time;
+  add_marks_note(st, vm);
   render_status_bar(vm, c, status);
 }
 
@@ -157,6 +158,7 @@ void Tui::settle() {
 // A table pane's page, the sync facts and the preemption news come from the reader; a pane
 // that reads anything else (a log, the sweep's runs) refreshes itself.
 void Tui::refresh() {
+  forget_marks_elsewhere(*st_);
   auto& pane = focused_pane(*st_);
   if (!st_->reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
   if (st_->reader) request_page(*st_);

@@ -7,6 +7,7 @@
 #include "tui_services.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
+#include "tui_table_keys.hpp"
 #include "widgets/table.hpp"
 
 namespace trainyard {
@@ -104,6 +105,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
   auto& pane = focused_pane(st);
   st.action_label = action_name(pane, a);
   if (pane.act(ctx, st, a)) return;
+  if (apply_to_marked(ctx, st, a) || table_key_action(ctx, st, a)) return;
   if (route_pane_action(ctx, st, a)) return;
   switch (a) {
     case Action::Quit:

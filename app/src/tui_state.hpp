@@ -24,7 +24,9 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "tui_columns.hpp"
 #include "tui_history.hpp"
+#include "tui_marks.hpp"
 #include "tui_pane.hpp"
 #include "tui_plugins.hpp"
 #include "tui_preemption.hpp"
@@ -150,6 +152,8 @@ struct TuiState {
   std::optional<Timestamp> data_time;
   std::string sync_error;  ///< the focused Batch account's last poll failure (empty: none)
   TablePage page;          ///< the focused table pane's visible rows
+  RowMarks marks;          ///< rows marked with Space (in one frame)
+  ColumnChoice columns;    ///< wide mode and the columns hidden, for the session
   int body_height = 10;    ///< table rows that fit, from the last draw
   Rect pane_body;          ///< the focused pane's inside at the last draw (where clicks land)
   EventQueue events;       ///< workers (the GPU sampler, pollers) wake the loop through its fd
