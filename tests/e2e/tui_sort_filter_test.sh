@@ -12,44 +12,8 @@ set -uo pipefail
 BIN=${1:?usage: tui_sort_filter_test.sh path/to/trainyard}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
-SOCK=ty-e2e-sf-$$
-SESSION=e2e
-TMP=$(mktemp -d /tmp/ty-e2e-sf.XXXXXX)
-DATA=$TMP/data
-EXIT_FILE=$TMP/exit
-STEP="start"
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
-
-cleanup() {
-  tm kill-server 2>/dev/null
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() {
-  echo "FAIL [$STEP]: $*" >&2
-  echo "----- last screen -----" >&2
-  screen >&2 || echo "(no screen: the tmux session is gone)" >&2
-  echo "-----------------------" >&2
-  exit 1
-}
-pass() { echo "ok   [$STEP] $*"; }
-alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
-keys() { tm send-keys -t "$SESSION" "$@"; }
-
-# wait_for REGEX SECONDS: polls the screen until a line matches (extended regex).
-wait_for() {
-  local re=$1 deadline=$((SECONDS + $2))
-  while ((SECONDS < deadline)); do
-    screen | grep -Eq -- "$re" && return 0
-    alive || fail "trainyard exited while waiting for /$re/"
-    sleep 0.2
-  done
-  fail "timed out after $2 s waiting for /$re/"
-}
+# shellcheck source=tests/e2e/tmux_session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" sf
 
 # The task ids in the table, top to bottom.
 rows() { screen | grep -oE '^│(ok|bad)-[a-z]' | cut -c4-; }

@@ -11,34 +11,13 @@ set -uo pipefail
 BIN=${1:?usage: tui_tables_test.sh path/to/trainyard}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
-SOCK=ty-e2e-tables-$$
-SESSION=e2e
-TMP=$(mktemp -d /tmp/ty-e2e-tables.XXXXXX)
-DATA=$TMP/data
-EXIT_FILE=$TMP/exit
-STEP="start"
+# shellcheck source=tests/e2e/tmux_session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" tables
 
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
+# The runs' own processes (sleep with our marker argument), ended by pid: their command lines
+# do not name DATA.
+extra_cleanup() { pkill_ours; }
 
-# Pids of processes whose command line names our data directory (the TUI, supervisors).
-our_pids() {
-  local p cmd
-  for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-    [[ $cmd == *"$DATA"* && ${p#/proc/} != "$$" ]] && echo "${p#/proc/}"
-  done
-}
-
-cleanup() {
-  tm kill-server 2>/dev/null
-  local p
-  for p in $(our_pids); do kill -TERM "$p" 2>/dev/null; done
-  pkill_ours
-  rm -rf "$TMP"
-}
-
-# The runs' own processes (sleep with our marker argument), ended by pid.
 pkill_ours() {
   local p
   for p in $(run_pids); do kill -KILL "$p" 2>/dev/null; done
@@ -52,31 +31,6 @@ run_pids() {
     [[ $cmd == "sleep 300.$$ "* ]] && echo "${p#/proc/}"
   done
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() {
-  echo "FAIL [$STEP]: $*" >&2
-  echo "----- last screen -----" >&2
-  screen >&2 || echo "(no screen: the tmux session is gone)" >&2
-  echo "-----------------------" >&2
-  exit 1
-}
-
-pass() { echo "ok   [$STEP] $*"; }
-
-alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
-
-wait_for() {
-  local re=$1 deadline=$((SECONDS + $2))
-  while ((SECONDS < deadline)); do
-    screen | grep -Eq -- "$re" && return 0
-    alive || fail "trainyard exited while waiting for /$re/"
-    sleep 0.2
-  done
-  fail "timed out after $2 s waiting for /$re/"
-}
-
 # wait_gone REGEX SECONDS: polls until no line matches.
 wait_gone() {
   local re=$1 deadline=$((SECONDS + $2))
@@ -86,8 +40,6 @@ wait_gone() {
   done
   fail "timed out after $2 s waiting for /$re/ to go"
 }
-
-keys() { tm send-keys -t "$SESSION" "$@"; }
 
 queue_runs() {
   STEP="queue"
