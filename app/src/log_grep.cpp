@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "regex_budget.hpp"
 #include "sync/log_file.hpp"
 
 namespace trainyard {
@@ -35,6 +36,9 @@ Result<GrepPattern> parse_grep_pattern(const std::string& text) {
   }
   p.text = text.substr(1, text.size() - 2);
   p.regex = true;
+  if (!(regex_cost(p.text) <= kRegexBudget))
+    return make_error(ErrorKind::Usage,
+                      fmt::format("grep: bad regex /{}/: too many repetitions to compile", p.text));
   try {
     p.re = std::make_shared<const std::regex>(p.text, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {

@@ -8,6 +8,8 @@
 
 #include <regex.h>
 
+#include "regex_budget.hpp"
+
 namespace trainyard {
 
 struct CompiledRegex {
@@ -86,6 +88,9 @@ Result<FilterTerm> regex_term(FilterTerm t, std::string pattern) {
     if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] == '/') ++i;
     unescaped += pattern[i];
   }
+  if (!(regex_cost(unescaped) <= kRegexBudget))
+    return make_error(ErrorKind::Usage, std::string(kBadFilter) + "regex /" + pattern +
+                                            "/: too many repetitions to compile");
   auto re = std::make_shared<CompiledRegex>();
   int rc = ::regcomp(&re->re, unescaped.c_str(), REG_EXTENDED | REG_ICASE | REG_NOSUB);
   if (rc != 0) {
