@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "regex_budget.hpp"
 #include "sync/log_file.hpp"
 
 namespace trainyard {
@@ -36,26 +35,23 @@ Result<GrepPattern> parse_grep_pattern(const std::string& text) {
   }
   p.text = text.substr(1, text.size() - 2);
   p.regex = true;
-  if (!(regex_cost(p.text) <= kRegexBudget))
+  auto re = PosixRegex::compile(p.text, false);
+  if (!re)
     return make_error(ErrorKind::Usage,
-                      fmt::format("grep: bad regex /{}/: too many repetitions to compile", p.text));
-  try {
-    p.re = std::make_shared<const std::regex>(p.text, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    return make_error(ErrorKind::Usage, fmt::format("grep: bad regex /{}/: {}", p.text, e.what()));
-  }
+                      fmt::format("grep: bad regex /{}/: {}", p.text, re.error().message));
+  p.re = std::move(*re);
   return p;
 }
 
 bool grep_matches(const GrepPattern& p, const std::string& line) {
-  if (p.regex) return std::regex_search(line, *p.re);
+  if (p.regex) return p.re->matches(line);
   return contains_ascii_ci(line, p.text);
 }
 
 std::string grep_match_text(const GrepPattern& p, const std::string& line) {
   if (!p.regex) return grep_matches(p, line) ? p.text : std::string();
-  std::smatch m;
-  return std::regex_search(line, m, *p.re) ? m.str(0) : std::string();
+  auto m = p.re->find(line);
+  return m ? line.substr(m->first, m->second) : std::string();
 }
 
 Result<std::vector<GrepLine>> grep_file(const std::string& path, const GrepPattern& p,

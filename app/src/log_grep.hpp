@@ -3,11 +3,11 @@
 #pragma once
 
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "core/result.hpp"
+#include "posix_regex.hpp"
 
 namespace trainyard {
 
@@ -15,11 +15,12 @@ namespace trainyard {
 struct GrepPattern {
   std::string text;  ///< as typed, without the slashes of a regex
   bool regex = false;
-  std::shared_ptr<const std::regex> re;  ///< when `regex`
+  std::shared_ptr<const PosixRegex> re;  ///< when `regex`
 };
 
-/// `loss` (plain text, ASCII case ignored) or `/loss=0\.[0-4]/` (an ECMAScript regex, as
-/// written); a Usage error for an empty pattern or a regex that does not compile.
+/// `loss` (plain text, ASCII case ignored) or `/loss=0\.[0-4]/` (a POSIX extended regex, case
+/// as written, as the filter's); a Usage error for an empty pattern or a regex that does not
+/// compile.
 Result<GrepPattern> parse_grep_pattern(const std::string& text);
 
 /// Whether `line` matches.

@@ -6,22 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include <regex.h>
-
-#include "regex_budget.hpp"
-
 namespace trainyard {
-
-struct CompiledRegex {
-  regex_t re{};
-  bool compiled = false;
-  CompiledRegex() = default;
-  CompiledRegex(const CompiledRegex&) = delete;
-  CompiledRegex& operator=(const CompiledRegex&) = delete;
-  ~CompiledRegex() {
-    if (compiled) ::regfree(&re);
-  }
-};
 
 namespace {
 
@@ -88,19 +73,11 @@ Result<FilterTerm> regex_term(FilterTerm t, std::string pattern) {
     if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] == '/') ++i;
     unescaped += pattern[i];
   }
-  if (!(regex_cost(unescaped) <= kRegexBudget))
-    return make_error(ErrorKind::Usage, std::string(kBadFilter) + "regex /" + pattern +
-                                            "/: too many repetitions to compile");
-  auto re = std::make_shared<CompiledRegex>();
-  int rc = ::regcomp(&re->re, unescaped.c_str(), REG_EXTENDED | REG_ICASE | REG_NOSUB);
-  if (rc != 0) {
-    char why[128];
-    ::regerror(rc, &re->re, why, sizeof why);
+  auto re = PosixRegex::compile(unescaped, true);
+  if (!re)
     return make_error(ErrorKind::Usage,
-                      std::string(kBadFilter) + "regex /" + pattern + "/: " + why);
-  }
-  re->compiled = true;
-  t.regex = std::move(re);
+                      std::string(kBadFilter) + "regex /" + pattern + "/: " + re.error().message);
+  t.regex = std::move(*re);
   return t;
 }
 
@@ -181,7 +158,7 @@ bool term_holds(const FilterTerm& t, const std::string& text, const FieldValues&
     case FilterTerm::Kind::Text:
       return contains_ci(text, t.value);
     case FilterTerm::Kind::Regex:
-      return ::regexec(&t.regex->re, text.c_str(), 0, nullptr, 0) == 0;
+      return t.regex->matches(text);
     case FilterTerm::Kind::Field:
       break;
   }

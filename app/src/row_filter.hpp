@@ -15,11 +15,9 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "posix_regex.hpp"
 
 namespace trainyard {
-
-/// A compiled regex (regex_t, freed with the last term that holds it).
-struct CompiledRegex;
 
 /// How a `field:` term compares the column's value with its operand.
 enum class FilterOp { Eq, Ne, Lt, Le, Gt, Ge, Glob };
@@ -28,12 +26,12 @@ enum class FilterOp { Eq, Ne, Lt, Le, Gt, Ge, Glob };
 struct FilterTerm {
   enum class Kind { Text, Field, Regex };
   Kind kind = Kind::Text;
-  bool negate = false;                         ///< `!` prefix
-  std::string field;                           ///< Field: the column id, lower case
-  FilterOp op = FilterOp::Eq;                  ///< Field: the comparison
-  std::string value;                           ///< Text: the needle; Field: the operand
-  std::string raw;                             ///< the term as typed, without `!`
-  std::shared_ptr<const CompiledRegex> regex;  ///< Regex: the compiled pattern
+  bool negate = false;                      ///< `!` prefix
+  std::string field;                        ///< Field: the column id, lower case
+  FilterOp op = FilterOp::Eq;               ///< Field: the comparison
+  std::string value;                        ///< Text: the needle; Field: the operand
+  std::string raw;                          ///< the term as typed, without `!`
+  std::shared_ptr<const PosixRegex> regex;  ///< Regex: the compiled pattern
 };
 
 /// A parsed filter: every term must hold.

@@ -26,9 +26,11 @@ class PluginPane : public Pane {
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();
     std::vector<std::string> parts{f.account};
-    for (const auto* part : f.node.empty()
-                                ? std::initializer_list<const std::string*>{&f.job, &f.task}
-                                : std::initializer_list<const std::string*>{&f.pool, &f.node})
+    // A vector, not a conditional between two initializer lists: their arrays would end with
+    // the loop's first line.
+    std::vector<const std::string*> ids{&f.job, &f.task};
+    if (!f.node.empty()) ids = {&f.pool, &f.node};
+    for (const auto* part : ids)
       if (!part->empty()) parts.push_back(*part);
     parts.push_back(sanitize_text(latest().name));
     return parts;

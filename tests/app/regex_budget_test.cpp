@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../../app/src/log_grep.hpp"
+#include "../../app/src/posix_regex.hpp"
 #include "../../app/src/regex_budget.hpp"
 #include "../../app/src/row_filter.hpp"
 
@@ -43,6 +44,39 @@ TEST(RegexCost, TheFilterAndGrepRefuseAPatternTooCostlyToCompile) {
   ASSERT_FALSE(g);
   EXPECT_EQ(g.error().message,
             "grep: bad regex /((a{99}){99}){99}/: too many repetitions to compile");
+}
+
+// std::regex, which :grep used before, overflowed the stack on a line of some 20,000 characters
+// and took the TUI down; glibc's matcher could take quadratic time on it. Only the line's first
+// kRegexWindow bytes are searched.
+TEST(PosixRegex, SearchesALongLinesStartOnly) {
+  auto grep = parse_grep_pattern("/(a|b)*c/");
+  ASSERT_TRUE(grep) << grep.error().message;
+  std::string line(1'000'000, 'a');
+  EXPECT_FALSE(grep_matches(*grep, line));
+  line[kRegexWindow - 1] = 'c';
+  EXPECT_TRUE(grep_matches(*grep, line));
+  line[kRegexWindow - 1] = 'a';
+  line[kRegexWindow] = 'c';
+  EXPECT_FALSE(grep_matches(*grep, line));
+  auto filter = parse_row_filter("/a+C/");  // the filter ignores case
+  ASSERT_TRUE(filter) << filter.error().message;
+  EXPECT_FALSE(row_matches(*filter, line, nullptr));
+  line[10] = 'c';
+  EXPECT_TRUE(row_matches(*filter, line, nullptr));
+}
+
+TEST(PosixRegex, FindsTheFirstMatchAndItsLength) {
+  auto re = PosixRegex::compile("loss=[0-9.]+", false);
+  ASSERT_TRUE(re) << re.error().message;
+  auto m = (*re)->find("epoch 2 loss=0.25 acc=0.9");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->first, 8u);
+  EXPECT_EQ(m->second, 9u);
+  EXPECT_FALSE((*re)->find("LOSS=0.25"));  // case as written
+  auto bad = PosixRegex::compile("(", false);
+  ASSERT_FALSE(bad);
+  EXPECT_FALSE(bad.error().message.empty());
 }
 
 }  // namespace

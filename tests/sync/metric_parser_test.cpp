@@ -132,6 +132,16 @@ TEST(MetricParser, UserPatterns) {
   EXPECT_EQ(p.parse_line("BLEU score is high"), Points{});
 }
 
+// A line of 200,000 characters (a printed tensor) crashed the parser through std::regex's
+// recursion before user patterns saw only the first 2,048 characters.
+TEST(MetricParser, AUserPatternSeesALongLinesStartOnly) {
+  MetricParser p;
+  ASSERT_TRUE(p.add_pattern("bleu", R"((?:a|b)*BLEU score is ([0-9.]+))").ok());
+  EXPECT_EQ(p.parse_line("BLEU score is 1.5 " + std::string(200'000, 'a')),
+            Points{pt("bleu", 1.5)});
+  EXPECT_EQ(p.parse_line(std::string(200'000, 'a') + " BLEU score is 2.5"), Points{});
+}
+
 TEST(MetricParser, MainMetric) {
   EXPECT_EQ(main_metric({"acc", "loss"}), "loss");
   EXPECT_EQ(main_metric({"acc", "val_loss"}), "val_loss");

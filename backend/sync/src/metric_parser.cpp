@@ -33,8 +33,14 @@ bool has_name(const std::vector<ParsedMetric>& points, std::string_view name) {
   return std::any_of(points.begin(), points.end(), [&](const auto& p) { return p.name == name; });
 }
 
+// How much of a line a user pattern sees: std::regex recurses once or more per character it
+// walks, so a pattern such as `(a|b)*` over a 20,000-character line overflows the stack (a
+// printed tensor or a progress bar can be that long); a metric sits near a line's start.
+constexpr size_t kPatternWindow = 2048;
+
 // Runs one user pattern; regex errors at match time (complexity limits) count as no match.
 std::optional<double> match_pattern(const std::regex& regex, std::string_view line) {
+  line = line.substr(0, kPatternWindow);
   try {
     std::match_results<std::string_view::const_iterator> m;
     if (!std::regex_search(line.begin(), line.end(), m, regex) || m.size() < 2) return std::nullopt;
