@@ -88,7 +88,22 @@ struct StateChange {
   TaskState from = TaskState::Active;
   TaskState to = TaskState::Active;
   Timestamp at;
+  int retry_count = 0;    ///< the task's retries when the change was stored
+  int requeue_count = 0;  ///< the task's requeues (preemptions) when the change was stored
 };
+
+/// A pool's size and load at one time (one per pool per kPoolSampleSeconds).
+struct PoolSample {
+  Timestamp at;
+  int64_t dedicated = 0;      ///< current dedicated nodes
+  int64_t spot = 0;           ///< current Spot (low-priority) nodes
+  int64_t running_tasks = 0;  ///< tasks running on the pool's stored nodes
+};
+
+/// The bucket a pool sample stands for: a later record in the same bucket replaces it.
+inline constexpr int64_t kPoolSampleSeconds = 30;
+/// How long pool samples are kept.
+inline constexpr int64_t kPoolSampleRetentionSeconds = 24 * 3600;
 
 /// A file of a task (stdout.txt, stderr.txt, outputs).
 struct TaskFile {
@@ -240,6 +255,14 @@ class Store {
   /// nodes), in one grouped statement.
   Result<std::map<std::string, std::map<NodeState, int64_t>>> node_state_counts(
       const std::string& account);
+
+  /// Records a sample of each of `account`'s pools (only `pool`, when given) as stored now:
+  /// its current nodes and its stored nodes' running tasks, at `at`; drops the account's
+  /// samples older than kPoolSampleRetentionSeconds.
+  Result<void> record_pool_samples(const std::string& account, Timestamp at,
+                                   const std::string& pool = "");
+  /// A pool's samples, oldest first.
+  Result<std::vector<PoolSample>> pool_samples(const std::string& account, const std::string& pool);
 
   // Jobs
   /// Inserts or replaces a job with its metadata, unless the stored one is newer.
