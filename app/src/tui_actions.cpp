@@ -10,6 +10,13 @@
 #include "widgets/table.hpp"
 
 namespace trainyard {
+
+void push_frame(AppContext& ctx, TuiState& st, Frame next) {
+  next.cursor = {};
+  st.stack.push_back(std::move(next));
+  focused_pane(st).entered(ctx, st);
+}
+
 namespace {
 
 void move_selection(TuiState& st, long delta) {
@@ -19,12 +26,6 @@ void move_selection(TuiState& st, long delta) {
   next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
   c.selected = static_cast<size_t>(next);
   c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
-}
-
-void push_frame(AppContext& ctx, TuiState& st, Frame next) {
-  next.cursor = {};
-  st.stack.push_back(std::move(next));
-  focused_pane(st).entered(ctx, st);
 }
 
 void drill_in(AppContext& ctx, TuiState& st) {

@@ -37,7 +37,9 @@ enum class View {
   Grep,
   Plugin,
   AllJobs,
-  AllPools
+  AllPools,
+  Pool,
+  Failed
 };
 
 /// Selection, scroll, filter and sort of one table pane.

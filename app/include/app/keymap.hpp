@@ -69,6 +69,7 @@ enum class Action {
   CloseSplit,        ///< logs: close the split
   HistoryBack,       ///< the frame shown before (browser-like)
   HistoryForward,    ///< the frame `HistoryBack` left
+  FailedTasks,       ///< a job: its failed tasks
 };
 
 /// Where a binding applies.

@@ -302,6 +302,10 @@ class Store {
                                                    const std::string& job);
   /// Completed tasks whose result is failure, for a job (or the account when job is empty).
   Result<int64_t> failed_task_count(const std::string& account, const std::string& job);
+  /// A job's failed tasks (completed with result failure), the latest to end first, from
+  /// `offset`, at most `limit` (-1: all); without their lists.
+  Result<std::vector<Task>> failed_tasks(const std::string& account, const std::string& job,
+                                         int64_t offset = 0, int64_t limit = -1);
   /// Every job's task counts of an account by job id, in two grouped statements read in one
   /// snapshot (rather than two per job); a job with no task is absent.
   Result<std::map<std::string, JobTaskCounts>> job_task_counts(const std::string& account);
