@@ -4,6 +4,7 @@
 
 #include "account_quotas.hpp"
 #include "core/sanitizer.hpp"
+#include "pool_history_chart.hpp"
 #include "pool_insight.hpp"
 #include "widgets/charts.hpp"
 #include "widgets/heatmap.hpp"
@@ -81,15 +82,6 @@ void render_quotas(const PoolDetailData& d, Canvas& c, Rect r) {
   c.draw_text_truncated(r.x + kLabel, r.y + 1, note, Role::Dim, r.w - kLabel);
 }
 
-LineChartVm chart_of(std::string title, const std::string& x_left) {
-  LineChartVm vm;
-  vm.title = std::move(title);
-  vm.y_min = 0;
-  vm.x_left = x_left;
-  vm.x_right = "now";
-  return vm;
-}
-
 // Nodes (dedicated, Spot) and running tasks over the samples, side by side.
 void render_history(const PoolDetailData& d, Canvas& c, Rect r, Timestamp now) {
   if (r.h < 3) return;
@@ -99,21 +91,10 @@ void render_history(const PoolDetailData& d, Canvas& c, Rect r, Timestamp now) {
                           Role::Dim, r.w);
     return;
   }
-  auto from = format_age(now - d.samples.front().at) + " ago";
-  std::vector<double> dedicated, spot, tasks;
-  for (const auto& s : d.samples) {
-    dedicated.push_back(static_cast<double>(s.dedicated));
-    spot.push_back(static_cast<double>(s.spot));
-    tasks.push_back(static_cast<double>(s.running_tasks));
-  }
-  const auto& last = d.samples.back();
-  auto nodes = chart_of(fmt::format("nodes ({} + {} Spot)", last.dedicated, last.spot), from);
-  nodes.series = {{"dedicated", dedicated, Role::ChartSeries1}, {"Spot", spot, Role::ChartSeries2}};
-  auto running = chart_of(fmt::format("running tasks ({})", last.running_tasks), from);
-  running.series = {{"running", tasks, Role::ChartSeries3}};
+  auto charts = pool_history_charts(d.samples, now);
   int half = r.w / 2;
-  render_line_chart(nodes, c, Rect{r.x, r.y, half - 1, r.h});
-  render_line_chart(running, c, Rect{r.x + half, r.y, r.w - half, r.h});
+  render_line_chart(charts.nodes, c, Rect{r.x, r.y, half - 1, r.h});
+  render_line_chart(charts.running, c, Rect{r.x + half, r.y, r.w - half, r.h});
 }
 
 }  // namespace
