@@ -82,7 +82,7 @@ int run_tui(const CliState& st, const TuiFlags& f) {
   o.stop_fd = stop.fd();
   int rc = 0;
   {
-    auto term = make_ncurses_terminal(*theme);
+    auto term = make_ncurses_terminal(*theme, (*ctx)->settings.mouse);
     Tui tui(**ctx, *term, o);
     rc = tui.run();
   }  // the pollers stopped, then the terminal restored

@@ -73,6 +73,10 @@ const std::vector<std::pair<Action, const char*>>& action_ids() {
       {A::HistoryBack, "history-back"},
       {A::HistoryForward, "history-forward"},
       {A::FailedTasks, "failed-tasks"},
+      {A::Columns, "columns"},
+      {A::Wide, "wide"},
+      {A::ShowJson, "json"},
+      {A::ToggleColumn, "toggle-column"},
   };
   return ids;
 }

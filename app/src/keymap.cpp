@@ -31,6 +31,10 @@ const std::vector<Binding>& default_bindings() {
       {"/", A::Filter, "filter (state:failed exit:!=0 pool:gpu* !text /regex/)", C::Table, true},
       {"o", A::SortNext, "sort by the next column", C::Table},
       {"O", A::SortFlip, "reverse the sort", C::Table},
+      {"Space", A::Mark, "mark/unmark the row (an action then takes every marked row)", C::Table},
+      {"y", A::ShowJson, "json of the row, as Batch sends it (scrollable)", C::Table},
+      {"C", A::Columns, "columns: choose which are shown", C::Table},
+      {"W", A::Wide, "wide mode on/off (more columns: times, node, VM size)", C::Table},
       {"p", A::Pools, "pools of the account", C::Accounts, true},
       {"c", A::Create, "create a pool (Batch)", C::Pools, true},
       {"z", A::Resize, "resize (dedicated, Spot)", C::Pools, true},
@@ -105,6 +109,23 @@ const std::vector<Binding>& default_bindings() {
        C::Logs},
       {"Tab", A::SwitchLog, "switch to the other log of the split", C::Logs},
       {"x", A::CloseSplit, "close the split", C::Logs},
+      {"j", A::Down, "scroll down", C::Json, true},
+      {"Down", A::Down, "scroll down", C::Json},
+      {"k", A::Up, "scroll up", C::Json},
+      {"Up", A::Up, "scroll up", C::Json},
+      {"g", A::Top, "top", C::Json},
+      {"Home", A::Top, "top", C::Json},
+      {"G", A::Bottom, "bottom", C::Json, true},
+      {"End", A::Bottom, "bottom", C::Json},
+      {"PPage", A::PageUp, "page up", C::Json},
+      {"NPage", A::PageDown, "page down", C::Json},
+      {"j", A::Down, "down", C::Columns},
+      {"Down", A::Down, "down", C::Columns},
+      {"k", A::Up, "up", C::Columns},
+      {"Up", A::Up, "up", C::Columns},
+      {"Space", A::ToggleColumn, "show/hide the column", C::Columns, true},
+      {"Enter", A::ToggleColumn, "show/hide the column", C::Columns},
+      {"W", A::Wide, "wide mode on/off (shows the wide-only columns)", C::Columns, true},
       {"l", A::Logs, "logs", C::Detail, true},
       {"s", A::Stop, "stop the task", C::Detail},
   };
@@ -137,6 +158,10 @@ const char* context_name(Context c) {
       return "Sweep";
     case Context::Compare:
       return "Compare";
+    case Context::Json:
+      return "JSON view";
+    case Context::Columns:
+      return "Column chooser";
   }
   return "";
 }

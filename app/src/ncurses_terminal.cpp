@@ -39,6 +39,31 @@ std::optional<KeyEvent> decode_char(wint_t ch) {
   return KeyEvent::character(static_cast<char32_t>(ch));
 }
 
+// The mouse events the TUI uses: a press of the first button (acted on at once, so no click
+// waits for a possible double click) and the wheel, which curses reports as buttons 4 and 5.
+mmask_t wanted_mouse_events() {
+  mmask_t m = BUTTON1_PRESSED | BUTTON4_PRESSED;
+#if NCURSES_MOUSE_VERSION > 1
+  m |= BUTTON5_PRESSED;
+#endif
+  return m;
+}
+
+std::optional<KeyEvent> decode_mouse(const MEVENT& ev) {
+  if (ev.bstate & BUTTON1_PRESSED) return KeyEvent::mouse(Key::Click, ev.x, ev.y);
+  if (ev.bstate & BUTTON4_PRESSED) return KeyEvent::mouse(Key::WheelUp, ev.x, ev.y);
+#if NCURSES_MOUSE_VERSION > 1
+  if (ev.bstate & BUTTON5_PRESSED) return KeyEvent::mouse(Key::WheelDown, ev.x, ev.y);
+#endif
+  return std::nullopt;
+}
+
+std::optional<KeyEvent> read_mouse() {
+  MEVENT ev{};
+  if (getmouse(&ev) != OK) return std::nullopt;
+  return decode_mouse(ev);
+}
+
 std::terminate_handler g_previous_terminate = nullptr;
 
 // An exception that escapes a thread ends the process through std::terminate: the terminal is
@@ -57,7 +82,7 @@ short curses_color(const Color& c) {
 
 class NcursesTerminal final : public Terminal {
  public:
-  explicit NcursesTerminal(const Theme& theme) {
+  NcursesTerminal(const Theme& theme, bool mouse) {
     std::setlocale(LC_ALL, "");
     // Esc must feel instant over SSH; the default waits a whole second for a sequence.
     set_escdelay(25);
@@ -68,6 +93,10 @@ class NcursesTerminal final : public Terminal {
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
     curs_set(0);
+    if (mouse) {
+      mousemask(wanted_mouse_events(), nullptr);
+      mouseinterval(0);
+    }
     depth_ = terminal_color_depth();
     if (depth_ != ColorDepth::Mono && has_colors()) {
       start_color();
@@ -104,6 +133,10 @@ class NcursesTerminal final : public Terminal {
       wint_t ch = 0;
       int rc = wget_wch(stdscr, &ch);
       if (rc == ERR) return std::nullopt;
+      if (rc == KEY_CODE_YES && ch == KEY_MOUSE) {
+        if (auto m = read_mouse()) return m;
+        continue;
+      }
       if (rc == KEY_CODE_YES) {
         auto it = key_table().find(static_cast<int>(ch));
         if (it != key_table().end()) return KeyEvent::named(it->second);
@@ -180,8 +213,8 @@ ColorDepth terminal_color_depth() {
                             env_or_empty("NO_COLOR"));
 }
 
-std::unique_ptr<Terminal> make_ncurses_terminal(const Theme& theme) {
-  return std::make_unique<NcursesTerminal>(theme);
+std::unique_ptr<Terminal> make_ncurses_terminal(const Theme& theme, bool mouse) {
+  return std::make_unique<NcursesTerminal>(theme, mouse);
 }
 
 }  // namespace trainyard

@@ -168,7 +168,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   }
   if (auto r = only_keys(j,
                          {"version", "theme", "local", "metrics", "accounts", "defaultAccount",
-                          "poll", "discovery", "keys", "plugins"},
+                          "poll", "discovery", "keys", "plugins", "mouse"},
                          source, "");
       !r)
     return r.error();

@@ -100,6 +100,10 @@ const std::vector<std::string>& plugin_pane_names() {
 Result<void> read_ui_settings(const json& j, Settings& s, const std::string& source) {
   if (j.contains("keys")) TY_TRY(read_keys(j["keys"], s, source));
   if (j.contains("plugins")) TY_TRY(read_plugins(j["plugins"], s, source));
+  if (j.contains("mouse")) {
+    if (!j["mouse"].is_boolean()) return bad(source, "/mouse", "expected true or false");
+    s.mouse = j["mouse"].get<bool>();
+  }
   return ok_result();
 }
 

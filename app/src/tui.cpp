@@ -18,6 +18,7 @@
 #include "output.hpp"
 #include "tui_account_band.hpp"
 #include "tui_help.hpp"
+#include "tui_mouse.hpp"
 #include "tui_navigation.hpp"
 #include "tui_plugins.hpp"
 #include "tui_services.hpp"
@@ -56,6 +57,7 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timest
   }
   auto vm = st.status;
   if (st.data_time) vm.data_age = now - *st.data_time;
+  add_marks_note(st, vm);
   render_status_bar(vm, c, status);
 }
 
@@ -118,7 +120,9 @@ void Tui::sample_gpus_once() {
 void Tui::handle_key(const KeyEvent& key) {
   if (key.key == Key::Resize) return;
   auto before = st_->stack;
-  if (st_->mode != Mode::Normal) {
+  if (key.is_mouse()) {
+    handle_mouse(ctx_, *st_, key);
+  } else if (st_->mode != Mode::Normal) {
     handle_mode_key(ctx_, *st_, key);
   } else if (run_plugin_key(ctx_, *st_, key)) {
   } else if (auto a = lookup_action(st_->bindings, focused_pane(*st_).contexts(), key)) {
@@ -154,6 +158,7 @@ void Tui::settle() {
 // A table pane's page, the sync facts and the preemption news come from the reader; a pane
 // that reads anything else (a log, the sweep's runs) refreshes itself.
 void Tui::refresh() {
+  forget_marks_elsewhere(*st_);
   auto& pane = focused_pane(*st_);
   if (!st_->reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
   if (st_->reader) request_page(*st_);
@@ -191,6 +196,7 @@ void Tui::draw() {
   std::string note = filter.empty() ? std::string() : "/" + filter;
   auto& focused = focused_pane(*st_);
   Rect body = draw_pane(c, pane, focused.title(st_->top()), true, note);
+  st_->pane_body = body;
   int old_height = st_->body_height;
   st_->body_height = std::max(1, table_body_height(focused.table_rect(*st_, body)));
   if (focused.is_table() && old_height != st_->body_height) refresh();

@@ -7,6 +7,7 @@
 #include "tui_services.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
+#include "tui_table_keys.hpp"
 #include "widgets/table.hpp"
 
 namespace trainyard {
@@ -18,15 +19,6 @@ void push_frame(AppContext& ctx, TuiState& st, Frame next) {
 }
 
 namespace {
-
-void move_selection(TuiState& st, long delta) {
-  auto& c = st.top().cursor;
-  if (st.page.total == 0) return;
-  long next = static_cast<long>(c.selected) + delta;
-  next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
-  c.selected = static_cast<size_t>(next);
-  c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
-}
 
 void drill_in(AppContext& ctx, TuiState& st) {
   auto key = selected_key(st);
@@ -101,10 +93,20 @@ void open_view(AppContext& ctx, TuiState& st, View v) {
     st.stack.push_back(f);
 }
 
+void move_selection(TuiState& st, long delta) {
+  auto& c = st.top().cursor;
+  if (st.page.total == 0) return;
+  long next = static_cast<long>(c.selected) + delta;
+  next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
+  c.selected = static_cast<size_t>(next);
+  c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
+}
+
 void apply_action(AppContext& ctx, TuiState& st, Action a) {
   auto& pane = focused_pane(st);
   st.action_label = action_name(pane, a);
   if (pane.act(ctx, st, a)) return;
+  if (apply_to_marked(ctx, st, a) || table_key_action(ctx, st, a)) return;
   if (route_pane_action(ctx, st, a)) return;
   switch (a) {
     case Action::Quit:

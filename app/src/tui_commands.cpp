@@ -11,6 +11,7 @@
 #include "tui_navigation.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
+#include "tui_table_keys.hpp"
 
 namespace trainyard {
 namespace {
@@ -53,6 +54,8 @@ std::vector<TuiCommand> make_commands() {
                [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllPools); },
                ""});
   c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
+  c.push_back({"columns", {"cols"}, open_column_chooser, ""});
+  c.push_back({"wide", {}, [](AppContext&, TuiState& st) { toggle_wide(st); }, ""});
   return c;
 }
 

@@ -8,10 +8,10 @@
 namespace trainyard {
 namespace {
 
-constexpr Context kHelpOrder[] = {Context::Global, Context::Table, Context::Accounts,
-                                  Context::Pools,  Context::Nodes, Context::Jobs,
-                                  Context::Tasks,  Context::Sweep, Context::Compare,
-                                  Context::Logs,   Context::Detail};
+constexpr Context kHelpOrder[] = {
+    Context::Global, Context::Table, Context::Accounts, Context::Pools,   Context::Nodes,
+    Context::Jobs,   Context::Tasks, Context::Sweep,    Context::Compare, Context::Logs,
+    Context::Detail, Context::Json,  Context::Columns};
 
 HelpSection plugins_section(const Settings& settings) {
   HelpSection s{"Plugins", {}};

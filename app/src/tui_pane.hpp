@@ -39,7 +39,9 @@ enum class View {
   AllJobs,
   AllPools,
   Pool,
-  Failed
+  Failed,
+  Json,
+  Columns
 };
 
 /// Selection, scroll, filter and sort of one table pane.
@@ -58,6 +60,9 @@ struct Frame {
   std::string pool, job, task;
   std::string node;   ///< a node's files (its start task's logs) rather than a task's
   std::string query;  ///< the Grep pane's pattern
+  /// What a sub-pane shows beyond the above: the JSON view's `kind/id` (`pool/gpu`,
+  /// `task/t1`), the column chooser's pane name.
+  std::string entity;
   TableCursor cursor;
 };
 
@@ -77,6 +82,7 @@ struct TablePage {
   size_t total = 0;                     ///< rows matching the filter
   std::vector<std::string> column_ids;  ///< id of each column, in `columns` order
   std::vector<std::string> sortable;    ///< ids of the columns the pane can sort by
+  std::vector<bool> wide_only;          ///< whether each column shows in wide mode only
 };
 
 /// The accounts a column is shown for: a Batch account's rows say how old they are, a local
@@ -98,6 +104,7 @@ struct ColumnDef {
   /// What a `field:` filter term compares with (a failed task's state: `completed` and
   /// `failed`); empty: the cell's text.
   std::function<std::vector<std::string>(const Row&)> values;
+  bool wide_only = false;  ///< shown only in wide mode (`W`)
 };
 
 /// The SYNCED column of a Batch account's table: how old the row's data is (`Row::synced`).
@@ -134,6 +141,18 @@ std::vector<Column> layouts_of(const std::vector<const ColumnDef<Row>*>& columns
   std::vector<Column> out;
   for (const auto* c : columns) out.push_back(c->layout);
   return out;
+}
+
+/// Sets `p`'s column layouts, ids and wide-only flags from `columns`.
+template <typename Row>
+void describe_columns(TablePage& p, const std::vector<const ColumnDef<Row>*>& columns) {
+  p.columns = layouts_of(columns);
+  p.column_ids.clear();
+  p.wide_only.clear();
+  for (const auto* c : columns) {
+    p.column_ids.push_back(c->id);
+    p.wide_only.push_back(c->wide_only);
+  }
 }
 
 /// One row's cells in `columns`.
@@ -195,7 +214,7 @@ void fill_page(TablePage& p, const std::vector<ColumnDef<Row>>& defs, bool batch
                const std::vector<Row>& items, KeyFn key, const TableCursor& cursor, size_t first,
                int rows) {
   auto columns = shown_columns(defs, batch);
-  p.columns = layouts_of(columns);
+  describe_columns(p, columns);
   for (const auto* c : columns) p.sortable.push_back(c->id);
   auto filter = parse_row_filter(cursor.filter);
   std::vector<std::pair<size_t, TableRow>> matched;
@@ -206,7 +225,6 @@ void fill_page(TablePage& p, const std::vector<ColumnDef<Row>>& defs, bool batch
   }
   if (const auto* by = sorted_column(columns, cursor))
     sort_rows(matched, items, *by, cursor.descending);
-  p.column_ids = p.sortable;
   mark_sorted_column(p, cursor);
   p.total = matched.size();
   for (size_t i = first; i < matched.size() && p.rows.size() < static_cast<size_t>(rows); ++i) {

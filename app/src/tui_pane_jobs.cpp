@@ -1,6 +1,7 @@
 // The Jobs pane: an account's jobs with their tasks counted by state; Enter opens the tasks.
 #include "core/sanitizer.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_columns.hpp"
 #include "tui_state.hpp"
 #include "widgets/heatmap.hpp"
 
@@ -74,6 +75,20 @@ const std::vector<ColumnDef<JobRow>>& job_columns() {
          auto t = r.job.creation_time;
          return SortKey{t ? -static_cast<int64_t>(t->time_since_epoch().count()) : int64_t{0}};
        }},
+      {"created",
+       {"CREATED", 19},
+       [](R r) { return TableCell{wide_time(r.job.creation_time)}; },
+       {},
+       Shown::Always,
+       {},
+       true},
+      {"changed",
+       {"STATE SINCE", 19},
+       [](R r) { return TableCell{wide_time(r.job.state_transition_time)}; },
+       {},
+       Shown::Always,
+       {},
+       true},
       synced_column<JobRow>()};
   return columns;
 }

@@ -5,6 +5,7 @@
 #include "enum_forms.hpp"
 #include "node_kind.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_columns.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -48,6 +49,20 @@ const std::vector<ColumnDef<NodeRow>>& node_columns() {
        },
        {},
        Shown::Batch},
+      {"vm_size",
+       {"VM SIZE", 0, 6, 1},
+       [](R r) { return node_text(r.node.vm_size); },
+       {},
+       Shown::Always,
+       {},
+       true},
+      {"changed",
+       {"STATE SINCE", 19},
+       [](R r) { return node_text(wide_time(r.node.state_transition_time)); },
+       {},
+       Shown::Always,
+       {},
+       true},
       synced_column<NodeRow>()};
   return columns;
 }

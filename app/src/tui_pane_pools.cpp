@@ -3,6 +3,7 @@
 
 #include "core/sanitizer.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_columns.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -63,6 +64,20 @@ const std::vector<ColumnDef<PoolRow>>& pool_columns() {
        },
        {},
        Shown::Batch},
+      {"created",
+       {"CREATED", 19},
+       [](R r) { return pool_text(wide_time(r.pool.creation_time)); },
+       {},
+       Shown::Always,
+       {},
+       true},
+      {"changed",
+       {"STATE SINCE", 19},
+       [](R r) { return pool_text(wide_time(r.pool.state_transition_time)); },
+       {},
+       Shown::Always,
+       {},
+       true},
       synced_column<PoolRow>()};
   return columns;
 }

@@ -12,6 +12,7 @@
 #include "sync/incremental_sync.hpp"
 #include "task_count_index.hpp"
 #include "task_filter_sql.hpp"
+#include "tui_columns.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -148,6 +149,34 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
        Shown::Local},
       // A Batch task has no local disk: its column says how old the row is instead.
       synced_column<TaskRow>(),
+      {"node",
+       {"NODE", 0, 6, 1},
+       [](R r) { return plain(r.task.node_info ? sanitize_text(r.task.node_info->node_id) : "-"); },
+       {},
+       Shown::Always,
+       {},
+       true},
+      {"created",
+       {"CREATED", 19},
+       [](R r) { return plain(wide_time(r.task.creation_time)); },
+       {},
+       Shown::Always,
+       {},
+       true},
+      {"started",
+       {"STARTED", 19},
+       [](R r) { return plain(wide_time(r.task.execution_info.start_time)); },
+       {},
+       Shown::Always,
+       {},
+       true},
+      {"ended",
+       {"ENDED", 19},
+       [](R r) { return plain(wide_time(r.task.execution_info.end_time)); },
+       {},
+       Shown::Always,
+       {},
+       true},
       {"command", {"COMMAND", 0, 10, 3}, [](R r) {
          return TableCell{sanitize_text(r.task.command_line), Role::Dim};
        }}};
@@ -211,11 +240,9 @@ class TasksPane : public Pane {
     auto ages = load_sync_ages(ctx, f.account);
     Page page{shown_columns(task_columns(), ages.batch), ages, {}, first, rows};
     auto& p = page.out;
-    p.columns = layouts_of(page.columns);
-    for (const auto* c : page.columns) {
-      p.column_ids.push_back(c->id);
+    describe_columns(p, page.columns);
+    for (const auto* c : page.columns)
       if (task_order_for(c->id)) p.sortable.push_back(c->id);
-    }
     mark_sorted_column(p, f.cursor);
     auto filter = parse_row_filter(f.cursor.filter);
     if (!filter) return p;  // the status line says why; nothing matches

@@ -19,6 +19,8 @@ std::unique_ptr<Pane> make_all_jobs_pane();
 std::unique_ptr<Pane> make_all_pools_pane();
 std::unique_ptr<Pane> make_pool_pane();
 std::unique_ptr<Pane> make_failed_pane();
+std::unique_ptr<Pane> make_json_pane();
+std::unique_ptr<Pane> make_columns_pane();
 
 namespace {
 
@@ -36,6 +38,7 @@ constexpr PaneEntry kPanes[] = {
     {View::Grep, make_grep_pane},         {View::Plugin, make_plugin_pane},
     {View::AllJobs, make_all_jobs_pane},  {View::AllPools, make_all_pools_pane},
     {View::Pool, make_pool_pane},         {View::Failed, make_failed_pane},
+    {View::Json, make_json_pane},         {View::Columns, make_columns_pane},
 };
 
 }  // namespace

@@ -53,10 +53,24 @@ std::string sortable_list(const TablePage& p) {
   return out;
 }
 
+// The sortable columns on screen: `o` passing over one that wide mode or the column chooser
+// hides would sort by what the user cannot see.
+std::vector<std::string> shown_sortable(const TuiState& st) {
+  const auto& p = st.page;
+  std::vector<std::string> out;
+  for (const auto& id : p.sortable) {
+    auto at = std::find(p.column_ids.begin(), p.column_ids.end(), id);
+    auto i = static_cast<size_t>(at - p.column_ids.begin());
+    bool wide_only = i < p.wide_only.size() && p.wide_only[i];
+    if (column_shown(st.columns, focused_pane(st).name(), id, wide_only)) out.push_back(id);
+  }
+  return out;
+}
+
 }  // namespace
 
 void sort_by_next_column(TuiState& st) {
-  const auto& ids = st.page.sortable;
+  const auto ids = shown_sortable(st);
   if (ids.empty()) return;
   auto it = std::find(ids.begin(), ids.end(), st.top().cursor.sort);
   if (it == ids.end()) return sort_by(st, ids.front(), false);
@@ -67,7 +81,8 @@ void sort_by_next_column(TuiState& st) {
 void flip_sort(TuiState& st) {
   const auto& c = st.top().cursor;
   if (!c.sort.empty()) return sort_by(st, c.sort, !c.descending);
-  if (!st.page.sortable.empty()) sort_by(st, st.page.sortable.front(), true);
+  const auto ids = shown_sortable(st);
+  if (!ids.empty()) sort_by(st, ids.front(), true);
 }
 
 void sort_command(TuiState& st, const std::string& args) {

@@ -24,7 +24,9 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "tui_columns.hpp"
 #include "tui_history.hpp"
+#include "tui_marks.hpp"
 #include "tui_pane.hpp"
 #include "tui_plugins.hpp"
 #include "tui_preemption.hpp"
@@ -150,7 +152,10 @@ struct TuiState {
   std::optional<Timestamp> data_time;
   std::string sync_error;  ///< the focused Batch account's last poll failure (empty: none)
   TablePage page;          ///< the focused table pane's visible rows
+  RowMarks marks;          ///< rows marked with Space (in one frame)
+  ColumnChoice columns;    ///< wide mode and the columns hidden, for the session
   int body_height = 10;    ///< table rows that fit, from the last draw
+  Rect pane_body;          ///< the focused pane's inside at the last draw (where clicks land)
   EventQueue events;       ///< workers (the GPU sampler, pollers) wake the loop through its fd
   /// Reads the store for the UI thread (after `events`, which it posts to); none when its
   /// connection could not be opened: the UI thread reads itself.
@@ -209,6 +214,8 @@ const SweepState& sweep_state(const TuiState& st);
 
 /// Actions (tui_actions.cpp).
 void apply_action(AppContext& ctx, TuiState& st, Action a);
+/// Moves the focused table's selection by `delta` rows (clamped), scrolling to keep it shown.
+void move_selection(TuiState& st, long delta);
 void open_view(AppContext& ctx, TuiState& st, View v);
 /// Hands a local action to the worker; its outcome goes to the status bar.
 void run_local(TuiState& st, LocalWorker::Action action);

@@ -40,8 +40,8 @@ std::string action_name(const Pane& pane, Action a) {
 }
 
 std::string frame_key(const Frame& f) {
-  return fmt::format("{}|{}|{}|{}|{}|{}|{}", static_cast<int>(f.view), f.account, f.pool, f.job,
-                     f.task, f.node, f.query);
+  return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}", static_cast<int>(f.view), f.account, f.pool, f.job,
+                     f.task, f.node, f.query, f.entity);
 }
 
 // The startup hint has no origin: it belongs to no pane and stays until something replaces it.

@@ -60,6 +60,8 @@ TableVm page_table_vm(const TuiState& st, const std::string& empty_text) {
   vm.total_rows = st.page.total;
   if (st.page.total) vm.selected = cursor.selected;
   vm.empty_text = cursor.filter.empty() ? empty_text : "no rows match the filter";
+  choose_columns(vm, st.page, st.columns, focused_pane(st).name());
+  show_marks(vm, st.page.keys, st);
   return vm;
 }
 

@@ -41,9 +41,9 @@ TEST(KeyConfig, AnActionWithTwoKeysKeepsOnlyTheUsersAndShadowsTheOldOwner) {
   EXPECT_EQ(bound(bs, Context::Table, "j"), nullptr);
   EXPECT_EQ(bound(bs, Context::Table, "Down"), nullptr);
   ASSERT_NE(bound(bs, Context::Table, "Up"), nullptr);  // up keeps its other key
-  // Lists keep one of down's two keys and lose up's k: two fewer; Compare and Logs bind j, Down
-  // and k the same way: two fewer in each.
-  EXPECT_EQ(bs.size(), default_bindings().size() - 2 - 2 - 2);
+  // Lists keep one of down's two keys and lose up's k: two fewer; Compare, Logs, the JSON view
+  // and the column chooser bind j, Down and k the same way: two fewer in each.
+  EXPECT_EQ(bs.size(), default_bindings().size() - 2 - 2 - 2 - 2 - 2);
 }
 
 TEST(KeyConfig, KeyNamesAreSpelledAsTheHelpSpellsThem) {

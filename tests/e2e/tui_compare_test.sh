@@ -11,42 +11,8 @@ set -uo pipefail
 BIN=${1:?usage: tui_compare_test.sh path/to/trainyard}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
-SOCK=ty-cmp-$$
-SESSION=cmp
-TMP=$(mktemp -d /tmp/ty-cmp.XXXXXX)
-DATA=$TMP/data
-EXIT_FILE=$TMP/exit
-STEP="setup"
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
-cleanup() {
-  tm kill-server 2>/dev/null
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() {
-  echo "FAIL [$STEP]: $*" >&2
-  echo "----- last screen -----" >&2
-  screen >&2 || echo "(no screen)" >&2
-  echo "-----------------------" >&2
-  exit 1
-}
-pass() { echo "ok   [$STEP] $*"; }
-alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
-keys() { tm send-keys -t "$SESSION" "$@"; }
-
-wait_for() {
-  local re=$1 deadline=$((SECONDS + $2))
-  while ((SECONDS < deadline)); do
-    screen | grep -Eq -- "$re" && return 0
-    alive || fail "trainyard exited while waiting for /$re/"
-    sleep 0.2
-  done
-  fail "timed out after $2 s waiting for /$re/"
-}
+# shellcheck source=tests/e2e/tmux_session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" cmp
 
 # run_losses JOB ID LOSS...: a local run that prints one `loss=` line per value, waited for.
 run_losses() {

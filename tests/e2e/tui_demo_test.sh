@@ -13,62 +13,8 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DEMO="python3 $REPO/examples/train_demo.py --epochs 3 --delay 0.05"
 
-SOCK=ty-e2e-$$
-SESSION=e2e
-TMP=$(mktemp -d /tmp/ty-e2e.XXXXXX)
-DATA=$TMP/data
-EXIT_FILE=$TMP/exit
-STEP="start"
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-
-# The current screen of the pane as text ('' once the session is gone).
-screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
-
-# Pids of processes whose command line names our data directory (the TUI, supervisors).
-our_pids() {
-  local p cmd
-  for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-    [[ $cmd == *"$DATA"* && ${p#/proc/} != "$$" ]] && echo "${p#/proc/}"
-  done
-}
-
-cleanup() {
-  tm kill-server 2>/dev/null
-  local p
-  for p in $(our_pids); do kill -TERM "$p" 2>/dev/null; done
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() {
-  echo "FAIL [$STEP]: $*" >&2
-  echo "----- last screen -----" >&2
-  screen >&2 || echo "(no screen: the tmux session is gone)" >&2
-  echo "-----------------------" >&2
-  if [[ -f $EXIT_FILE ]]; then echo "trainyard exited with status $(cat "$EXIT_FILE")" >&2; fi
-  exit 1
-}
-
-pass() { echo "ok   [$STEP] $*"; }
-
-# wait_for REGEX SECONDS: polls the screen until a line matches (extended regex).
-wait_for() {
-  local re=$1 deadline=$((SECONDS + $2))
-  while ((SECONDS < deadline)); do
-    screen | grep -Eq -- "$re" && return 0
-    alive || fail "trainyard exited while waiting for /$re/"
-    sleep 0.2
-  done
-  fail "timed out after $2 s waiting for /$re/"
-}
-
-# True while the TUI still runs in the pane.
-alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
-
-keys() { tm send-keys -t "$SESSION" "$@"; }
+# shellcheck source=tests/e2e/tmux_session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" e2e
 
 start_tui() {
   STEP="start"
@@ -161,7 +107,7 @@ check_tiny_window() {
   for size in 40x10 20x5 1x1 160x48; do
     tm resize-window -t "$SESSION" -x "${size%x*}" -y "${size#*x}" || fail "resize to $size failed"
     sleep 0.5
-    keys j k ? Escape
+    keys j k '?' Escape
     sleep 0.3
     alive || fail "trainyard exited after resizing to $size"
   done

@@ -13,53 +13,8 @@ BIN=${1:?usage: tui_keys_test.sh path/to/trainyard}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
-SOCK=ty-keys-$$
-SESSION=keys
-TMP=$(mktemp -d /tmp/ty-keys.XXXXXX)
-DATA=$TMP/data
-EXIT_FILE=$TMP/exit
-STEP="start"
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
-
-# Pids of processes whose command line names our data directory (the TUI, supervisors).
-our_pids() {
-  local p cmd
-  for p in /proc/[0-9]*; do
-    cmd=$(tr '\0' ' ' 2>/dev/null <"$p/cmdline") || continue
-    [[ $cmd == *"$DATA"* && ${p#/proc/} != "$$" ]] && echo "${p#/proc/}"
-  done
-}
-
-cleanup() {
-  tm kill-server 2>/dev/null
-  local p
-  for p in $(our_pids); do kill -TERM "$p" 2>/dev/null; done
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() {
-  echo "FAIL [$STEP]: $*" >&2
-  echo "----- last screen -----" >&2
-  screen >&2 || echo "(no screen)" >&2
-  echo "-----------------------" >&2
-  exit 1
-}
-pass() { echo "ok   [$STEP] $*"; }
-alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
-wait_for() {
-  local re=$1 deadline=$((SECONDS + $2))
-  while ((SECONDS < deadline)); do
-    screen | grep -Eq -- "$re" && return 0
-    alive || fail "trainyard exited while waiting for /$re/"
-    sleep 0.2
-  done
-  fail "timed out after $2 s waiting for /$re/"
-}
-keys() { tm send-keys -t "$SESSION" "$@"; }
+# shellcheck source=tests/e2e/tmux_session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" keys
 
 write_config() {
   cat >"$TMP/config.json" <<'JSON'

@@ -5,50 +5,15 @@
 #
 # Runs four short tasks (exit codes 0, 3, 0, 1) with the CLI, opens their job in the TUI, filters
 # them with the filter language (exit:!=0, !state:failed, a regex, a bad regex), sorts them with
-# :sort and o/O, and checks the rows on screen and their order.
+# :sort and o/O, and checks the rows on screen and their order. Then the mouse on the same table:
+# a click selects a row, a second click opens it, and a wheel notch moves three rows.
 set -uo pipefail
 
 BIN=${1:?usage: tui_sort_filter_test.sh path/to/trainyard}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
-SOCK=ty-e2e-sf-$$
-SESSION=e2e
-TMP=$(mktemp -d /tmp/ty-e2e-sf.XXXXXX)
-DATA=$TMP/data
-EXIT_FILE=$TMP/exit
-STEP="start"
-
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-screen() { tm capture-pane -p -t "$SESSION" 2>/dev/null; }
-
-cleanup() {
-  tm kill-server 2>/dev/null
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-fail() {
-  echo "FAIL [$STEP]: $*" >&2
-  echo "----- last screen -----" >&2
-  screen >&2 || echo "(no screen: the tmux session is gone)" >&2
-  echo "-----------------------" >&2
-  exit 1
-}
-pass() { echo "ok   [$STEP] $*"; }
-alive() { [[ ! -f $EXIT_FILE ]] && tm has-session -t "$SESSION" 2>/dev/null; }
-keys() { tm send-keys -t "$SESSION" "$@"; }
-
-# wait_for REGEX SECONDS: polls the screen until a line matches (extended regex).
-wait_for() {
-  local re=$1 deadline=$((SECONDS + $2))
-  while ((SECONDS < deadline)); do
-    screen | grep -Eq -- "$re" && return 0
-    alive || fail "trainyard exited while waiting for /$re/"
-    sleep 0.2
-  done
-  fail "timed out after $2 s waiting for /$re/"
-}
+# shellcheck source=tests/e2e/tmux_session.sh
+source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" sf
 
 # The task ids in the table, top to bottom.
 rows() { screen | grep -oE '^│(ok|bad)-[a-z]' | cut -c4-; }
@@ -140,6 +105,42 @@ check_sort() {
   pass "o moves the sort to the next column"
 }
 
+# mouse BUTTON X Y [m]: an SGR (1006) mouse report at column X, row Y (from 0), as xterm sends
+# it (its terminfo names that encoding); `m` makes it a release. A click is a press and a release.
+mouse() {
+  local report
+  report=$(printf '\e[<%d;%d;%d%s' "$1" $(($2 + 1)) $(($3 + 1)) "${4:-M}")
+  # shellcheck disable=SC2046  # one hex byte per word
+  tm send-keys -t "$SESSION" -H $(printf '%s' "$report" | od -An -tx1)
+}
+click() {
+  mouse 0 "$1" "$2"
+  mouse 0 "$1" "$2" m
+}
+
+# The rows are on screen rows 3 to 6 (under the crumbs, the border and the header).
+check_mouse() {
+  STEP="mouse"
+  expect_rows "ok-a bad-b ok-c bad-d" 5
+  click 10 5
+  sleep 0.5
+  screen | head -1 | grep -q 'ok-c' && fail "one click opened the row"
+  click 10 5
+  wait_for '^local › jobs › sf › ok-c' 5
+  pass "a click selects ok-c, a second one opens it"
+  keys Escape
+  wait_for 'Tasks · sf' 5
+  mouse 65 10 10  # wheel down: from ok-c (row 2) three rows on, clamped at bad-d (row 3)
+  sleep 0.3
+  mouse 64 10 10  # wheel up: row 0
+  sleep 0.3
+  keys Enter
+  wait_for '^local › jobs › sf › ok-a' 5
+  keys Escape
+  wait_for 'Tasks · sf' 5
+  pass "the wheel moves the selection"
+}
+
 quit() {
   STEP="quit"
   keys C-c
@@ -153,6 +154,7 @@ command -v tmux >/dev/null || fail "tmux is not installed"
 seed_runs
 start_tui
 check_filters
+check_mouse
 check_sort
 quit
 echo "PASS"

@@ -67,6 +67,9 @@ std::string key_name(const KeyEvent& key) {
   for (const auto& n : kNamed) {
     if (n.key == key.key) return out + std::string(n.name);
   }
+  if (key.key == Key::Click) return out + "Click";
+  if (key.key == Key::WheelUp) return out + "WheelUp";
+  if (key.key == Key::WheelDown) return out + "WheelDown";
   return out + "?";
 }
 

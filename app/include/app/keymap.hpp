@@ -70,6 +70,10 @@ enum class Action {
   HistoryBack,       ///< the frame shown before (browser-like)
   HistoryForward,    ///< the frame `HistoryBack` left
   FailedTasks,       ///< a job: its failed tasks
+  Columns,           ///< a table pane: choose which columns it shows
+  Wide,              ///< the table panes: wide mode (more columns) on/off
+  ShowJson,          ///< a table row: its entity as Batch wire JSON
+  ToggleColumn,      ///< the column chooser: show/hide the selected column
 };
 
 /// Where a binding applies.
@@ -85,7 +89,9 @@ enum class Context {
   Detail,
   Gpus,
   Sweep,
-  Compare
+  Compare,
+  Json,     ///< the JSON of an entity (`y`)
+  Columns,  ///< the column chooser
 };
 
 /// One binding.

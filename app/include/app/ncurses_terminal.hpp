@@ -9,8 +9,9 @@
 namespace trainyard {
 
 /// Starts curses on the controlling terminal with the theme downgraded to what it can show;
-/// the terminal is restored when the object is destroyed.
-std::unique_ptr<Terminal> make_ncurses_terminal(const Theme& theme);
+/// the terminal is restored when the object is destroyed. With `mouse`, clicks and the wheel
+/// arrive as KeyEvents (the terminal's own text selection then needs Shift held).
+std::unique_ptr<Terminal> make_ncurses_terminal(const Theme& theme, bool mouse);
 
 /// The colour depth this terminal supports, from TERM, COLORTERM and NO_COLOR.
 ColorDepth terminal_color_depth();

@@ -57,6 +57,7 @@ struct Settings {
   DiscoverySettings discovery;
   std::map<std::string, std::string> keys;  ///< `keys`: action name → key (`stop` → `K`)
   std::vector<PluginSettings> plugins;      ///< `plugins`
+  bool mouse = true;                        ///< `mouse`: clicks and the wheel in the TUI
   std::string source;                       ///< the file they came from, empty for defaults
   /// Not from config.json: the data directory once a command resolved it (discovered accounts
   /// are cached there); empty: resolve_data_dir("").

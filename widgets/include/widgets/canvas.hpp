@@ -24,6 +24,10 @@ struct Rect {
   constexpr int bottom() const { return y + h; }
   /// True when no cell is inside.
   constexpr bool empty() const { return w <= 0 || h <= 0; }
+  /// True when the cell at column `cx`, row `cy` is inside.
+  constexpr bool contains(int cx, int cy) const {
+    return cx >= x && cx < right() && cy >= y && cy < bottom();
+  }
   /// The overlap of two rectangles (empty when they do not overlap).
   Rect intersect(const Rect& o) const;
   /// Shrinks by `n` cells on every side.

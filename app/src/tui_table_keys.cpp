@@ -1,0 +1,92 @@
+// Marks, the column chooser, wide mode and the JSON view, from any table pane.
+#include "tui_table_keys.hpp"
+
+#include <fmt/format.h>
+
+#include "tui_state.hpp"
+
+namespace trainyard {
+namespace {
+
+// The kind of entity a row of `v` is (`pool`, `task`); empty: its rows have no JSON.
+std::string row_kind(View v) {
+  switch (v) {
+    case View::Accounts:
+      return "account";
+    case View::Pools:
+      return "pool";
+    case View::Nodes:
+      return "node";
+    case View::Jobs:
+      return "job";
+    case View::Tasks:
+    case View::Sweep:
+      return "task";
+    case View::AllJobs:
+      return "job";
+    case View::AllPools:
+      return "pool";
+    default:
+      return "";
+  }
+}
+
+void push_sub_pane(AppContext& ctx, TuiState& st, Frame next) {
+  next.cursor = {};
+  st.stack.push_back(std::move(next));
+  focused_pane(st).entered(ctx, st);
+}
+
+}  // namespace
+
+void toggle_wide(TuiState& st) {
+  st.columns.wide = !st.columns.wide;
+  set_status(st, st.columns.wide ? "wide mode on: more columns (W: off)" : "wide mode off");
+}
+
+void open_column_chooser(AppContext& ctx, TuiState& st) {
+  auto& pane = focused_pane(st);
+  if (!pane.is_table() || st.page.column_ids.empty())
+    return set_status(st, "this pane's columns are fixed");
+  Frame next = st.top();
+  next.view = View::Columns;
+  next.entity = pane.name();
+  push_sub_pane(ctx, st, std::move(next));
+}
+
+void open_entity_json(AppContext& ctx, TuiState& st) {
+  const View view = st.top().view;
+  auto kind = row_kind(view);
+  auto key = selected_key(st);
+  if (kind.empty())
+    return set_status(st, "y shows a pool, node, job, task or account: this pane lists none");
+  if (!key) return set_status(st, "no row selected");
+  Frame next = st.top();
+  next.view = View::Json;
+  std::string id = *key;
+  // The all-accounts panes' rows are `account/id`: the JSON is that account's entity.
+  if (view == View::AllJobs || view == View::AllPools) {
+    auto slash = key->find('/');
+    next.account = key->substr(0, slash);
+    id = slash == std::string::npos ? "" : key->substr(slash + 1);
+  }
+  next.entity = kind + "/" + id;
+  push_sub_pane(ctx, st, std::move(next));
+}
+
+bool table_key_action(AppContext& ctx, TuiState& st, Action a) {
+  switch (a) {
+    case Action::Mark:
+      return toggle_row_mark(st), true;
+    case Action::Columns:
+      return open_column_chooser(ctx, st), true;
+    case Action::Wide:
+      return toggle_wide(st), true;
+    case Action::ShowJson:
+      return open_entity_json(ctx, st), true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace trainyard
