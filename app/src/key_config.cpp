@@ -72,6 +72,7 @@ const std::vector<std::pair<Action, const char*>>& action_ids() {
       {A::CloseSplit, "close-split"},
       {A::HistoryBack, "history-back"},
       {A::HistoryForward, "history-forward"},
+      {A::FailedTasks, "failed-tasks"},
       {A::Columns, "columns"},
       {A::Wide, "wide"},
       {A::ShowJson, "json"},

@@ -11,13 +11,14 @@
 #include "widgets/table.hpp"
 
 namespace trainyard {
-namespace {
 
 void push_frame(AppContext& ctx, TuiState& st, Frame next) {
   next.cursor = {};
   st.stack.push_back(std::move(next));
   focused_pane(st).entered(ctx, st);
 }
+
+namespace {
 
 void drill_in(AppContext& ctx, TuiState& st) {
   auto key = selected_key(st);

@@ -125,8 +125,7 @@ void task_action(AppContext& ctx, TuiState& st, Action a) {
     if (!job || job->empty()) return set_status(st, "no job selected");
     return open_task_form(ctx, st, *job);
   }
-  auto task = selected_key(st);
-  if (st.top().view != View::Tasks) task = st.top().task;
+  auto task = focused_pane(st).selected_task(st);
   if (!task || task->empty()) return set_status(st, "no task selected");
   const std::string job = st.top().job, id = *task;
   switch (a) {

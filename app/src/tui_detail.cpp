@@ -3,6 +3,7 @@
 
 #include "core/sanitizer.hpp"
 #include "metric_chart.hpp"
+#include "task_timeline.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -16,6 +17,7 @@ struct DetailData : PaneData {
   std::optional<std::vector<Subtask>> subtasks;  ///< a multi-instance task's; none: unreadable
   std::vector<MetricChartKey> charts;
   std::vector<std::vector<MetricPoint>> points;  ///< by chart
+  std::vector<TimelineEvent> timeline;           ///< the task's recorded state changes
 };
 
 std::vector<std::pair<std::string, std::string>> facts(const Task& t) {
@@ -97,6 +99,18 @@ int render_subtasks(const DetailData& d, Canvas& c, Rect r) {
   return shown;
 }
 
+// The task's timeline in at most `r.h` lines (the latest events when they do not all fit).
+// Returns the rows drawn.
+int render_timeline(const DetailData& d, Canvas& c, Rect r) {
+  auto lines = timeline_lines(d.timeline, r.w - 12, r.h);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    int y = r.y + static_cast<int>(i);
+    if (i == 0) c.draw_text(r.x, y, "timeline", Role::Label, 12);
+    c.draw_text_truncated(r.x + 12, y, lines[i], Role::Default, r.w - 12);
+  }
+  return static_cast<int>(lines.size());
+}
+
 const Role kSeriesRoles[] = {Role::ChartSeries1, Role::ChartSeries2, Role::ChartSeries3,
                              Role::ChartSeries4, Role::ChartSeries5, Role::ChartSeries6};
 
@@ -155,6 +169,8 @@ std::shared_ptr<const PaneData> read_detail(AppContext& ctx, const Frame& f) {
   d->task = std::move(**t);
   const Task& task = *d->task;
   d->waiting = waiting_reason(ctx, task);
+  if (auto h = ctx.store->state_history(task.account, task.job_id, task.id))
+    d->timeline = timeline_events(*h, task.execution_info.result);
   if (task.multi_instance)
     if (auto subs = ctx.store->subtasks(task.account, task.job_id, task.id)) d->subtasks = *subs;
   auto series = ctx.store->metric_series(task.account, task.job_id, task.id);
@@ -184,6 +200,7 @@ void render_detail(const TuiState& st, Canvas& c, Rect r) {
     c.draw_text(r.x, y, k, Role::Label, 12);
     c.draw_text_truncated(r.x + 12, y++, v, Role::Default, r.w - 12);
   }
+  y += render_timeline(*d, c, Rect{r.x, y, r.w, std::min(2, r.bottom() - y)});
   // Instances take at most half of what is left, so the charts keep room.
   int instance_rows = std::max(4, (r.bottom() - y) / 2);
   y += render_subtasks(*d, c, Rect{r.x, y, r.w, std::min(instance_rows, r.bottom() - y)});

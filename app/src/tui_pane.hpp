@@ -38,6 +38,8 @@ enum class View {
   Plugin,
   AllJobs,
   AllPools,
+  Pool,
+  Failed,
   Json,
   Columns
 };

@@ -3,6 +3,7 @@
 #include "sync/incremental_sync.hpp"
 #include "tui_columns.hpp"
 #include "tui_state.hpp"
+#include "widgets/heatmap.hpp"
 
 namespace trainyard {
 namespace {
@@ -10,7 +11,7 @@ namespace {
 /// A job as its row shows it.
 struct JobRow {
   Job job;
-  int64_t queued = 0, running = 0, done = 0, failed = 0;
+  int64_t queued = 0, running = 0, done = 0, failed = 0, total = 0;
   bool pinned = false;
   std::string synced;  ///< how old the job's task list is
   Timestamp now;       ///< the context clock's time when the row was read
@@ -18,6 +19,18 @@ struct JobRow {
 
 TableCell count_cell(int64_t n, std::optional<Role> role) {
   return {std::to_string(n), role};
+}
+
+// `███×░░░░ 50%`: the finished share of the job's tasks, failures as ×; narrow: `50%`.
+TableCell progress_cell(const JobRow& r) {
+  ProgressVm vm{r.done, r.failed, r.total};
+  auto percent = progress_percent(vm);
+  // A job with no task yet has no progress to colour.
+  Role role = r.total == 0        ? Role::Dim
+              : r.failed          ? Role::StateFailure
+              : r.done == r.total ? Role::StateSuccess
+                                  : Role::StateRunning;
+  return {progress_bar(vm, 8) + " " + percent, role, percent};
 }
 
 const std::vector<ColumnDef<JobRow>>& job_columns() {
@@ -33,6 +46,10 @@ const std::vector<ColumnDef<JobRow>>& job_columns() {
          return TableCell{std::string(to_wire(r.job.state)), Role::StateActive};
        }},
       {"pool", {"POOL", 0, 6, 1}, [](R r) { return TableCell{r.job.pool_id}; }},
+      {"progress",
+       {"PROGRESS", 13, 1, 0, Align::Left, 4},
+       progress_cell,
+       [](R r) { return SortKey{r.total ? (r.done + r.failed) * 1000 / r.total : int64_t{-1}}; }},
       {"queued",
        {"QUEUED", 7, 1, 0, Align::Right},
        [](R r) { return count_cell(r.queued, std::nullopt); },
@@ -85,6 +102,8 @@ JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& 
   r.queued = n(TaskState::Active);
   r.running = n(TaskState::Running) + n(TaskState::Preparing);
   r.done = n(TaskState::Completed) - r.failed;
+  if (counts)
+    for (const auto& [state, count] : counts->by_state) r.total += count;
   r.pinned = pinned;
   r.now = ages.now;
   if (ages.batch) r.synced = ages.age(tasks_scope(j.id));
@@ -123,6 +142,17 @@ class JobsPane : public Pane {
     next.job = key;
     next.view = View::Tasks;
     return next;
+  }
+  // F: the selected job's failed tasks.
+  bool act(AppContext& ctx, TuiState& st, Action a) override {
+    if (a != Action::FailedTasks) return false;
+    if (auto key = selected_key(st)) {
+      Frame next = st.top();
+      next.job = *key;
+      next.view = View::Failed;
+      push_frame(ctx, st, next);
+    }
+    return true;
   }
   std::string empty_text(const TuiState& st) const override {
     const auto& f = st.stack.back();

@@ -108,6 +108,18 @@ class PoolsPane : public Pane {
     return next;
   }
 
+  // d: the selected pool's detail (Enter still opens its nodes).
+  bool act(AppContext& ctx, TuiState& st, Action a) override {
+    if (a != Action::Detail) return false;
+    if (auto key = selected_key(st)) {
+      Frame next = st.top();
+      next.pool = *key;
+      next.view = View::Pool;
+      push_frame(ctx, st, next);
+    }
+    return true;
+  }
+
   TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows) override {
     const Frame& f = st.top();
     auto ages = load_sync_ages(ctx, f.account);

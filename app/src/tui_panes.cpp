@@ -17,6 +17,8 @@ std::unique_ptr<Pane> make_grep_pane();
 std::unique_ptr<Pane> make_plugin_pane();
 std::unique_ptr<Pane> make_all_jobs_pane();
 std::unique_ptr<Pane> make_all_pools_pane();
+std::unique_ptr<Pane> make_pool_pane();
+std::unique_ptr<Pane> make_failed_pane();
 std::unique_ptr<Pane> make_json_pane();
 std::unique_ptr<Pane> make_columns_pane();
 
@@ -35,6 +37,7 @@ constexpr PaneEntry kPanes[] = {
     {View::Sweep, make_sweep_pane},       {View::Compare, make_compare_pane},
     {View::Grep, make_grep_pane},         {View::Plugin, make_plugin_pane},
     {View::AllJobs, make_all_jobs_pane},  {View::AllPools, make_all_pools_pane},
+    {View::Pool, make_pool_pane},         {View::Failed, make_failed_pane},
     {View::Json, make_json_pane},         {View::Columns, make_columns_pane},
 };
 

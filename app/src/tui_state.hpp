@@ -197,6 +197,8 @@ struct TuiState {
 void load_page(AppContext& ctx, TuiState& st);
 /// The id of the selected row of the focused table pane.
 std::optional<std::string> selected_key(const TuiState& st);
+/// Opens `next` on top of the stack (its cursor reset) and tells its pane.
+void push_frame(AppContext& ctx, TuiState& st, Frame next);
 /// The state colour of a task.
 Role task_role(const Task& t);
 /// The loaded page as a table view-model (selection, scroll, empty text for no rows).
@@ -268,6 +270,8 @@ std::vector<std::string> path_candidates(const std::string& text);
 /// Opens the log pane's file for the focused frame: a local run's, or a Batch task's (or node's)
 /// cache copy.
 void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream = false);
+/// The file a frame's log is read from: a local run's own, else a Batch task's cache copy.
+std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream);
 /// The remote file a Batch frame's log pane follows (`stdout.txt`, `startup/stderr.txt`…).
 std::string remote_log_file(const Frame& f, bool stderr_stream);
 void refresh_logs(TuiState& st);

@@ -221,17 +221,17 @@ TEST_F(TuiMarks, WideModeAddsTheTimeColumns) {
   }
 }
 
-// The local Jobs pane sorts by job, state, pool, queued, running, done, failed and age, then
-// its own order: the 9th `o` passes over CREATED and STATE SINCE while wide mode hides them,
-// and sorts by created once W shows it.
+// The local Jobs pane sorts by job, state, pool, progress, queued, running, done, failed and
+// age, then its own order: the 10th `o` passes over CREATED and STATE SINCE while wide mode
+// hides them, and sorts by created once W shows it.
 TEST_F(TuiMarks, SortingPassesOverTheColumnsWideModeHides) {
   open(kNormal, "jobs");
-  for (int i = 0; i < 8; ++i) keys("o");
+  for (int i = 0; i < 9; ++i) keys("o");
   EXPECT_TRUE(shows("sorted by age ascending")) << screen();
   keys("o");
   EXPECT_TRUE(shows("sorted in the pane's own order")) << screen();
   keys("W");
-  for (int i = 0; i < 9; ++i) keys("o");
+  for (int i = 0; i < 10; ++i) keys("o");
   EXPECT_TRUE(shows("sorted by created ascending")) << screen();
 }
 
@@ -261,8 +261,8 @@ TEST_F(TuiMarks, AHiddenColumnStaysHiddenForTheSession) {
 TEST_F(TuiMarks, TheLastColumnStaysShown) {
   open(kNormal, "jobs");
   keys("C");
-  // Jobs on the local account show 8 columns: hide every one; the last refuses.
-  for (int i = 0; i < 8; ++i) keys("Space j");
+  // Jobs on the local account show 9 columns: hide every one; the last refuses.
+  for (int i = 0; i < 9; ++i) keys("Space j");
   EXPECT_TRUE(shows("one column stays shown")) << screen();
 }
 

@@ -74,6 +74,19 @@ class TuiScreen : public ::testing::Test {
     keys("Enter");
   }
 
+  /// The last frame's text.
+  std::string screen() { return term_->last_frame().to_text(); }
+
+  /// The line of the last frame holding `text`; empty when none does.
+  std::string line_with(const std::string& text) {
+    std::string s = screen();
+    auto at = s.find(text);
+    if (at == std::string::npos) return "";
+    auto from = s.rfind('\n', at);
+    from = from == std::string::npos ? 0 : from + 1;
+    return s.substr(from, s.find('\n', at) - from);
+  }
+
   /// Compares the last frame with tests/snapshots/app/<name>.
   void expect(const std::string& name) {
     ASSERT_TRUE(term_);

@@ -102,16 +102,6 @@ class TuiSpot : public apptest::TuiScreen {
     tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
     tui_->draw();
   }
-  std::string screen() { return term_->last_frame().to_text(); }
-  // The screen line holding `text`; empty when none does.
-  std::string line_with(const std::string& text) {
-    std::string s = screen();
-    auto at = s.find(text);
-    if (at == std::string::npos) return "";
-    auto from = s.rfind('\n', at);
-    from = from == std::string::npos ? 0 : from + 1;
-    return s.substr(from, s.find('\n', at) - from);
-  }
   // The words of a screen line (table borders dropped).
   std::vector<std::string> words_of(const std::string& line) {
     std::vector<std::string> out;

@@ -40,5 +40,26 @@ TEST(TuiWrittenScopes, TheTasksPaneReadsForItsJobsTasks) {
   EXPECT_FALSE(shows_written(st, wrote("contoso", {tasks_scope("eval"), kPoolsScope})));
 }
 
+// The Pool pane shows the pool's size and resize (the pool list) and its nodes, not another's.
+TEST(TuiWrittenScopes, ThePoolPaneReadsForThePoolListAndItsNodes) {
+  TuiState st;
+  auto f = make_frame(View::Pool, "contoso");
+  f.pool = "gpu";
+  st.stack.push_back(f);
+  EXPECT_TRUE(shows_written(st, wrote("contoso", {kPoolsScope})));
+  EXPECT_TRUE(shows_written(st, wrote("contoso", {nodes_scope("gpu")})));
+  EXPECT_FALSE(shows_written(st, wrote("contoso", {nodes_scope("cpu"), tasks_scope("train")})));
+}
+
+// The Failed pane shows its job's tasks.
+TEST(TuiWrittenScopes, TheFailedPaneReadsForItsJobsTasks) {
+  TuiState st;
+  auto f = make_frame(View::Failed, "contoso");
+  f.job = "train";
+  st.stack.push_back(f);
+  EXPECT_TRUE(shows_written(st, wrote("contoso", {tasks_scope("train")})));
+  EXPECT_FALSE(shows_written(st, wrote("contoso", {tasks_scope("eval"), kPoolsScope})));
+}
+
 }  // namespace
 }  // namespace trainyard

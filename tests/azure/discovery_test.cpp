@@ -114,6 +114,9 @@ TEST_F(DiscoveryEmulator, ListsTheAccountThroughAClientSecretTokenAndItWorks) {
   EXPECT_EQ(d.config.auth.tokens.resource, kBatchResource);
   EXPECT_TRUE(d.config.auth.key.empty());
   EXPECT_EQ(requests_mentioning("listKeys"), 0);  // keys only when asked
+  // The emulator's account properties: 500 dedicated and 500 Spot cores, 100 pools, 300 jobs.
+  ASSERT_TRUE(d.quotas.has_value());
+  EXPECT_EQ(*d.quotas, (AccountQuotas{500, 500, 100, 300}));
 
   // The discovered account authenticates with a Batch-scoped token of the same kind.
   auto cred = make_credential(d.config, {{"EMU_SECRET", emu.key()}}, http);
@@ -329,11 +332,15 @@ TEST_F(DiscoveryCache, IsWrittenPrivatelyAtomicallyAndReadBack) {
   d.subscription = "sub-a";
   d.resource_group = "rg";
   d.location = "westeurope";
+  d.quotas = AccountQuotas{48, 24, 10, 30};
+  DiscoveredAccount bare = d;
+  bare.config.name = "beta";
+  bare.quotas.reset();
   const std::string path = discovery_cache_path(dir.string());
   std::ofstream(path) << "old";
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
                             fs::perms::others_read);
-  ASSERT_TRUE(save_discovery_cache(path, {d}).ok());
+  ASSERT_TRUE(save_discovery_cache(path, {d, bare}).ok());
   struct stat st {};
   ASSERT_EQ(::stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
@@ -345,7 +352,9 @@ TEST_F(DiscoveryCache, IsWrittenPrivatelyAtomicallyAndReadBack) {
 
   auto loaded = load_discovery_cache(path, service_principal("https://login.example.com"));
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-  ASSERT_EQ(loaded->size(), 1u);
+  ASSERT_EQ(loaded->size(), 2u);
+  EXPECT_EQ((*loaded)[0].quotas, (std::optional<AccountQuotas>(AccountQuotas{48, 24, 10, 30})));
+  EXPECT_FALSE((*loaded)[1].quotas.has_value());
   const auto& a = (*loaded)[0];
   EXPECT_EQ(a.config.name, "alpha");
   EXPECT_EQ(a.config.endpoint, d.config.endpoint);

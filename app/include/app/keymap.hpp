@@ -69,6 +69,7 @@ enum class Action {
   CloseSplit,        ///< logs: close the split
   HistoryBack,       ///< the frame shown before (browser-like)
   HistoryForward,    ///< the frame `HistoryBack` left
+  FailedTasks,       ///< a job: its failed tasks
   Columns,           ///< a table pane: choose which columns it shows
   Wide,              ///< the table panes: wide mode (more columns) on/off
   ShowJson,          ///< a table row: its entity as Batch wire JSON

@@ -227,6 +227,28 @@ AuthConfig batch_auth(AuthConfig auth) {
   return auth;
 }
 
+// The four quotas of a Batch account's properties (or a cache entry's `quotas`), when all are
+// non-negative integers.
+std::optional<AccountQuotas> quotas_of(const json& props) {
+  const char* names[] = {"dedicatedCoreQuota", "lowPriorityCoreQuota", "poolQuota",
+                         "activeJobAndJobScheduleQuota"};
+  int64_t values[4] = {};
+  for (int i = 0; i < 4; ++i) {
+    auto it = props.find(names[i]);
+    if (it == props.end() || !it->is_number_integer() || it->get<int64_t>() < 0)
+      return std::nullopt;
+    values[i] = it->get<int64_t>();
+  }
+  return AccountQuotas{values[0], values[1], values[2], values[3]};
+}
+
+json quotas_json(const AccountQuotas& q) {
+  return {{"dedicatedCoreQuota", q.dedicated_cores},
+          {"lowPriorityCoreQuota", q.spot_cores},
+          {"poolQuota", q.pools},
+          {"activeJobAndJobScheduleQuota", q.active_jobs}};
+}
+
 Result<DiscoveredAccount> to_account(const json& a, const std::string& subscription,
                                      const DiscoveryOptions& o) {
   if (!a.is_object()) return make_error(ErrorKind::Parse, "an account that is not an object");
@@ -249,6 +271,7 @@ Result<DiscoveredAccount> to_account(const json& a, const std::string& subscript
   d.subscription = subscription;
   d.resource_group = first_line_for_message(resource_group_of(json_string(a, "id")), 90);
   d.location = first_line_for_message(json_string(a, "location"), 64);
+  if (has_props) d.quotas = quotas_of(*props);
   return d;
 }
 
@@ -388,12 +411,14 @@ namespace {
 json cache_json(const std::vector<DiscoveredAccount>& accounts) {
   json list = json::array();
   for (const auto& d : accounts) {
-    list.push_back({{"name", d.config.name},
-                    {"endpoint", d.config.endpoint},
-                    {"emulator", d.config.emulator},
-                    {"subscription", d.subscription},
-                    {"resourceGroup", d.resource_group},
-                    {"location", d.location}});
+    json entry{{"name", d.config.name},
+               {"endpoint", d.config.endpoint},
+               {"emulator", d.config.emulator},
+               {"subscription", d.subscription},
+               {"resourceGroup", d.resource_group},
+               {"location", d.location}};
+    if (d.quotas) entry["quotas"] = quotas_json(*d.quotas);
+    list.push_back(std::move(entry));
   }
   return json{{"version", kCacheVersion}, {"accounts", std::move(list)}};
 }
@@ -436,6 +461,7 @@ Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
   d.subscription = json_string(e, "subscription");
   d.resource_group = json_string(e, "resourceGroup");
   d.location = json_string(e, "location");
+  if (auto q = e.find("quotas"); q != e.end() && q->is_object()) d.quotas = quotas_of(*q);
   return d;
 }
 

@@ -146,6 +146,7 @@ Result<std::map<std::string, std::map<NodeState, int64_t>>> Store::node_state_co
 Result<void> Store::delete_pool(const std::string& account, const std::string& id) {
   return atomic([&]() -> Result<void> {
     for (const char* sql : {"DELETE FROM nodes WHERE account = ?1 AND pool_id = ?2",
+                            "DELETE FROM pool_samples WHERE account = ?1 AND pool_id = ?2",
                             "DELETE FROM sync_marks WHERE account = ?1 AND scope = 'nodes/' || ?2",
                             "DELETE FROM pools WHERE account = ?1 AND id = ?2"}) {
       auto s = cache_->get(sql, "delete pool");

@@ -210,10 +210,23 @@ CREATE TABLE output_params(
   name TEXT NOT NULL, value TEXT NOT NULL, UNIQUE(account, job_id, task_id, name));
 )sql";
 
+// Version 11: a pool's size and load over time (one sample per pool per 30-s bucket, written by
+// the poller when it stores the pool or node list, kept a day) for the Pool pane's charts; and a
+// task's retry and requeue counts at each recorded change, so a retry or a requeue (a preempted
+// node) has its own row in the task's timeline.
+constexpr const char* kSchemaV11 = R"sql(
+CREATE TABLE pool_samples(
+  account TEXT NOT NULL, pool_id TEXT NOT NULL, bucket INTEGER NOT NULL, at INTEGER NOT NULL,
+  dedicated INTEGER NOT NULL, spot INTEGER NOT NULL, running_tasks INTEGER NOT NULL,
+  PRIMARY KEY(account, pool_id, bucket)) WITHOUT ROWID;
+ALTER TABLE state_history ADD COLUMN retry_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE state_history ADD COLUMN requeue_count INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
-                                                 kSchemaV5, kSchemaV6, kSchemaV7, kSchemaV8,
-                                                 kSchemaV9, kSchemaV10};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2,  kSchemaV3, kSchemaV4,
+                                                 kSchemaV5, kSchemaV6,  kSchemaV7, kSchemaV8,
+                                                 kSchemaV9, kSchemaV10, kSchemaV11};
   return steps;
 }
 

@@ -51,10 +51,12 @@ std::string id_list_sql(const char* head) {
   return head + detail::numbered_rows(1, kMostRows, 3);
 }
 
-// What the cache held of a task before the batch.
+// What the cache held of a task before the batch: its eTag, and what its timeline depends on
+// (its state and its retry and requeue counts).
 struct Stored {
   std::optional<TaskState> state;
   std::string etag;
+  int retries = 0, requeues = 0;
 };
 using StoredById = std::unordered_map<std::string, Stored>;
 
@@ -62,7 +64,8 @@ using StoredById = std::unordered_map<std::string, Stored>;
 Result<StoredById> stored_versions(StatementCache& c, std::span<const Task> run,
                                    const std::vector<std::string_view>& ids) {
   static const std::string sql = id_list_sql(
-      "SELECT id, state, etag FROM tasks WHERE account = ?1 AND job_id = ?2 AND id IN ");
+      "SELECT id, state, etag, retry_count, requeue_count FROM tasks WHERE account = ?1 AND job_id "
+      "= ?2 AND id IN ");
   StoredById out;
   for (size_t i = 0; i < ids.size(); i += kMostRows) {
     auto s = c.get(sql, "upsert tasks: read stored versions");
@@ -70,7 +73,7 @@ Result<StoredById> stored_versions(StatementCache& c, std::span<const Task> run,
     s->bind(1, run.front().account).bind(2, run.front().job_id);
     bind_ids(*s, ids, i, 2);
     TY_TRY(detail::each(*s, [&](const Stmt& r) {
-      out.emplace(r.text(0), Stored{r.opt_wire<TaskState>(1), r.text(2)});
+      out.emplace(r.text(0), Stored{r.opt_wire<TaskState>(1), r.text(2), r.i32(3), r.i32(4)});
     }));
   }
   return out;
@@ -104,8 +107,9 @@ struct HistoryRow {
 };
 
 std::string history_rows_sql(size_t rows) {
-  return "INSERT INTO state_history(account, job_id, task_id, from_state, to_state, at) VALUES " +
-         detail::numbered_rows(rows, 6);
+  return "INSERT INTO state_history(account, job_id, task_id, from_state, to_state, at, "
+         "retry_count, requeue_count) VALUES " +
+         detail::numbered_rows(rows, 8);
 }
 
 Result<void> append_history(StatementCache& c, const std::vector<HistoryRow>& history) {
@@ -114,22 +118,26 @@ Result<void> append_history(StatementCache& c, const std::vector<HistoryRow>& hi
     if (!s) return s.error();
     for (size_t k = 0; k < rows; ++k) {
       const HistoryRow& h = history[first + k];
-      ParamsAt p{*s, static_cast<int>(k) * 6};
+      ParamsAt p{*s, static_cast<int>(k) * 8};
       p.bind(1, h.task->account).bind(2, h.task->job_id).bind(3, h.task->id).bind(4, h.from);
-      p.bind(5, h.task->state).bind(6, h.at);
+      p.bind(5, h.task->state).bind(6, h.at).bind(7, h.task->execution_info.retry_count);
+      p.bind(8, h.task->execution_info.requeue_count);
     }
     return s->run();
   });
 }
 
 // The history row a written task adds: every new task gets one, a stored one only when its state
-// changed. A missing time is the creation time (new tasks), else now.
+// changed or it was retried or requeued within one (each has its own row in the task's timeline).
+// A missing time is the creation time (new tasks), else now.
 std::optional<HistoryRow> history_of(const Task& t, const Stored* stored) {
   auto at = t.state_transition_time;
   if (!at && !stored) at = t.creation_time;
   if (!at) at = std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
   if (!stored) return HistoryRow{&t, t.previous_state.value_or(t.state), *at};
-  if (stored->state == t.state) return std::nullopt;
+  if (stored->state == t.state && stored->retries == t.execution_info.retry_count &&
+      stored->requeues == t.execution_info.requeue_count)
+    return std::nullopt;
   return HistoryRow{&t, stored->state.value_or(t.state), *at};
 }
 

@@ -102,13 +102,14 @@ Result<std::vector<StateChange>> Store::state_history(const std::string& account
                                                       const std::string& job,
                                                       const std::string& id) {
   auto s = cache_->get(
-      "SELECT from_state, to_state, at FROM state_history "
+      "SELECT from_state, to_state, at, retry_count, requeue_count FROM state_history "
       "WHERE account = ?1 AND job_id = ?2 AND task_id = ?3 ORDER BY id",
       "read task state history");
   if (!s) return s.error();
   s->bind(1, account).bind(2, job).bind(3, id);
   return detail::collect<StateChange>(*s, [](const Stmt& r) {
-    return StateChange{r.wire(0, TaskState::Active), r.wire(1, TaskState::Active), r.time(2)};
+    return StateChange{r.wire(0, TaskState::Active), r.wire(1, TaskState::Active), r.time(2),
+                       r.i32(3), r.i32(4)};
   });
 }
 

@@ -289,6 +289,7 @@ Result<void> refresh_pools(SyncTarget& t, SyncStats& stats) {
     TY_TRY(prune(
         t.store, ids_of(*cached), seen,
         [&](const std::string& id) { return t.store.delete_pool(t.account, id); }, stats));
+    TY_TRY(t.store.record_pool_samples(t.account, t.clock.now()));
     return mark(t, kPoolsScope, std::nullopt);
   });
 }
@@ -314,6 +315,7 @@ Result<void> refresh_nodes(SyncTarget& t, const std::string& pool, SyncStats& st
     TY_TRY(prune(
         t.store, ids_of(*cached), seen,
         [&](const std::string& id) { return t.store.delete_node(t.account, pool, id); }, stats));
+    TY_TRY(t.store.record_pool_samples(t.account, t.clock.now(), pool));
     return mark(t, nodes_scope(pool), std::nullopt);
   });
   if (!r && r.error().kind == ErrorKind::NotFound) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,12 +39,23 @@ struct DiscoveryOptions {
   bool fetch_keys = false;
 };
 
+/// What a Batch account may use (its management-plane properties dedicatedCoreQuota,
+/// lowPriorityCoreQuota, poolQuota and activeJobAndJobScheduleQuota).
+struct AccountQuotas {
+  int64_t dedicated_cores = 0;
+  int64_t spot_cores = 0;
+  int64_t pools = 0;
+  int64_t active_jobs = 0;  ///< active jobs and job schedules
+  bool operator==(const AccountQuotas&) const = default;
+};
+
 /// One account the management plane listed.
 struct DiscoveredAccount {
   AccountConfig config;  ///< name, endpoint, auth, origin Discovery
   std::string subscription;
   std::string resource_group;
   std::string location;
+  std::optional<AccountQuotas> quotas;  ///< none: the listing did not give all four
 };
 
 /// What a discovery found, and what it skipped (a subscription that answered 403, an account

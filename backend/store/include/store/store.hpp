@@ -88,7 +88,22 @@ struct StateChange {
   TaskState from = TaskState::Active;
   TaskState to = TaskState::Active;
   Timestamp at;
+  int retry_count = 0;    ///< the task's retries when the change was stored
+  int requeue_count = 0;  ///< the task's requeues (preemptions) when the change was stored
 };
+
+/// A pool's size and load at one time (one per pool per kPoolSampleSeconds).
+struct PoolSample {
+  Timestamp at;
+  int64_t dedicated = 0;      ///< current dedicated nodes
+  int64_t spot = 0;           ///< current Spot (low-priority) nodes
+  int64_t running_tasks = 0;  ///< tasks running on the pool's stored nodes
+};
+
+/// The bucket a pool sample stands for: a later record in the same bucket replaces it.
+inline constexpr int64_t kPoolSampleSeconds = 30;
+/// How long pool samples are kept.
+inline constexpr int64_t kPoolSampleRetentionSeconds = 24 * 3600;
 
 /// A file of a task (stdout.txt, stderr.txt, outputs).
 struct TaskFile {
@@ -241,6 +256,14 @@ class Store {
   Result<std::map<std::string, std::map<NodeState, int64_t>>> node_state_counts(
       const std::string& account);
 
+  /// Records a sample of each of `account`'s pools (only `pool`, when given) as stored now:
+  /// its current nodes and its stored nodes' running tasks, at `at`; drops the account's
+  /// samples older than kPoolSampleRetentionSeconds.
+  Result<void> record_pool_samples(const std::string& account, Timestamp at,
+                                   const std::string& pool = "");
+  /// A pool's samples, oldest first.
+  Result<std::vector<PoolSample>> pool_samples(const std::string& account, const std::string& pool);
+
   // Jobs
   /// Inserts or replaces a job with its metadata, unless the stored one is newer.
   Result<void> upsert_job(const Job& j);
@@ -279,6 +302,10 @@ class Store {
                                                    const std::string& job);
   /// Completed tasks whose result is failure, for a job (or the account when job is empty).
   Result<int64_t> failed_task_count(const std::string& account, const std::string& job);
+  /// A job's failed tasks (completed with result failure), the latest to end first, from
+  /// `offset`, at most `limit` (-1: all); without their lists.
+  Result<std::vector<Task>> failed_tasks(const std::string& account, const std::string& job,
+                                         int64_t offset = 0, int64_t limit = -1);
   /// Every job's task counts of an account by job id, in two grouped statements read in one
   /// snapshot (rather than two per job); a job with no task is absent.
   Result<std::map<std::string, JobTaskCounts>> job_task_counts(const std::string& account);
