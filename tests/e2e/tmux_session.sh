@@ -66,3 +66,13 @@ wait_for() {
   done
   fail "timed out after $2 s waiting for /$re/"
 }
+
+# quit: C-c, then the TUI must have exited with status 0 within 10 s.
+quit() {
+  STEP="quit"
+  keys C-c
+  local deadline=$((SECONDS + 10))
+  while [[ ! -f $EXIT_FILE ]] && ((SECONDS < deadline)); do sleep 0.1; done
+  [[ -f $EXIT_FILE && $(cat "$EXIT_FILE") == 0 ]] || fail "trainyard did not exit with 0"
+  pass "quit"
+}

@@ -75,15 +75,6 @@ check_refusals() {
   pass "the service still lists the five tasks"
 }
 
-quit() {
-  STEP="quit"
-  keys C-c
-  local deadline=$((SECONDS + 10))
-  while [[ ! -f $EXIT_FILE ]] && ((SECONDS < deadline)); do sleep 0.1; done
-  [[ -f $EXIT_FILE && $(cat "$EXIT_FILE") == 0 ]] || fail "trainyard did not exit with 0"
-  pass "quit"
-}
-
 command -v tmux >/dev/null || fail "tmux is not installed"
 start_emulator
 start_tui
