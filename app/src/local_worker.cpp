@@ -77,8 +77,10 @@ size_t LocalWorker::run_replies() {
 
 void LocalWorker::settle() {
   {
+    // A pass asked for (the first one included) or under way counts as work in flight: what
+    // it writes (the local pool and node, a started run) is part of what settles.
     std::unique_lock<std::mutex> g(mu_);
-    cv_.wait(g, [&] { return queue_.empty() && running_ == 0; });
+    cv_.wait(g, [&] { return queue_.empty() && running_ == 0 && !poked_ && !passing_; });
   }
   run_replies();
 }
@@ -95,6 +97,7 @@ bool LocalWorker::next_job(Job& job) {
     return true;
   }
   poked_ = false;
+  passing_ = true;
   job = Job{};
   return true;
 }
@@ -107,6 +110,11 @@ void LocalWorker::run() {
     }
     schedule_pass();
     next_pass_ = std::chrono::steady_clock::now() + kPassInterval;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      passing_ = false;
+    }
+    cv_.notify_all();
   }
 }
 

@@ -46,7 +46,8 @@ class LocalWorker {
   void poke();
   /// Runs the replies of finished actions (UI thread only); returns how many ran.
   size_t run_replies();
-  /// Waits until every queued action has finished, then runs the replies (headless use).
+  /// Waits until every queued action and asked-for pass has finished (the first pass included),
+  /// then runs the replies (headless use).
   void settle();
 
  private:
@@ -73,7 +74,8 @@ class LocalWorker {
   std::deque<Job> queue_;
   std::vector<std::pair<Reply, Result<std::string>>> done_;
   size_t running_ = 0;
-  bool poked_ = true;
+  bool poked_ = true;     // a pass is asked for; the first one is
+  bool passing_ = false;  // a pass is under way
   bool stopping_ = false;
   std::chrono::steady_clock::time_point next_pass_{};
   std::thread thread_;
