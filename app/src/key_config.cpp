@@ -34,6 +34,7 @@ const std::vector<std::pair<Action, const char*>>& action_ids() {
       {A::Stderr, "stderr"},
       {A::Follow, "follow"},
       {A::Wrap, "wrap"},
+      {A::Times, "times"},
       {A::SearchNext, "search-next"},
       {A::SearchPrev, "search-prev"},
       {A::Search, "search"},

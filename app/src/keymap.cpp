@@ -99,6 +99,7 @@ const std::vector<Binding>& default_bindings() {
       {"NPage", A::PageDown, "page down", C::Logs},
       {"f", A::Follow, "follow on/off", C::Logs, true},
       {"w", A::Wrap, "wrap on/off", C::Logs, true},
+      {"t", A::Times, "times on/off: when each line was read (UTC)", C::Logs},
       {"/", A::Search, "search", C::Logs, true},
       {"n", A::SearchNext, "next match", C::Logs, true},
       {"N", A::SearchPrev, "previous match", C::Logs},

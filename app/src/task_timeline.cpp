@@ -27,10 +27,6 @@ std::string label_of(const StateChange& c, const StateChange* prev) {
   return entered(c.to, prev == nullptr);
 }
 
-std::string clock_of(Timestamp t) {
-  return format_iso8601(t).substr(11, 8);
-}
-
 // The events from `first` on as lines of `width` (a line that goes on starts with `→`); empty
 // when they take more than `max` lines.
 std::vector<std::string> wrap_from(const std::vector<std::string>& parts, size_t first, int width,
@@ -71,7 +67,7 @@ std::vector<TimelineEvent> timeline_events(const std::vector<StateChange>& histo
 std::vector<std::string> timeline_lines(const std::vector<TimelineEvent>& events, int width,
                                         int max_lines) {
   std::vector<std::string> parts;
-  for (const auto& e : events) parts.push_back(clock_of(e.at) + " " + e.label);
+  for (const auto& e : events) parts.push_back(format_clock_utc(e.at) + " " + e.label);
   for (size_t first = 0; first < parts.size(); ++first) {
     auto lines = wrap_from(parts, first, width, max_lines);
     if (!lines.empty()) return lines;

@@ -57,7 +57,7 @@ std::string waiting_reason(AppContext& ctx, const Task& t) {
 }
 
 std::string clock_time(const std::optional<Timestamp>& ts) {
-  return ts ? format_iso8601(*ts).substr(11, 8) : "-";
+  return ts ? format_clock_utc(*ts) : "-";
 }
 
 std::string subtask_place(const Subtask& s) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "local/task_environment.hpp"
+#include "log_times.hpp"
 #include "sync/remote_log.hpp"
 #include "tui_state.hpp"
 #include "widgets/log_roles.hpp"
@@ -20,6 +21,20 @@ void scroll(LogState& lg, long delta) {
   top = std::clamp(top, 0L, static_cast<long>(last_top(lg)));
   lg.top = static_cast<size_t>(top);
   lg.follow = lg.top == last_top(lg) && delta > 0;
+}
+
+// The marks that date `starts`: for each line, the first mark ending past its start, read once
+// per mark (a line the previous mark also covers needs no read). A store error shows no times.
+std::vector<LogMark> marks_for(const LogState& lg, const std::vector<uint64_t>& starts) {
+  std::vector<LogMark> out;
+  if (!lg.read_marks) return out;
+  for (uint64_t start : starts) {
+    if (!out.empty() && static_cast<uint64_t>(out.back().end_offset) > start) continue;
+    auto m = lg.read_marks(static_cast<int64_t>(start), 1);
+    if (!m || m->empty()) break;
+    out.push_back(m->front());
+  }
+  return out;
 }
 
 }  // namespace
@@ -41,11 +56,26 @@ std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
   return path ? path->string() : "";
 }
 
+// A task's stdout and stderr keep read marks (see LogMetricsFollower); a node's files do not.
+void attach_marks(AppContext& ctx, const Frame& f, LogState& lg) {
+  if (f.task.empty() || !f.node.empty()) return;
+  Store* store = ctx.store.get();
+  std::string file = lg.stderr_stream ? "stderr.txt" : "stdout.txt";
+  lg.read_marks = [store, f, file](int64_t after, int limit) {
+    return store->log_marks(f.account, f.job, f.task, file, after, limit);
+  };
+  if (auto t = store->task(f.account, f.job, f.task); t && t->has_value())
+    lg.ended = (*t)->execution_info.end_time;
+}
+
 void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream) {
   auto& lg = log_state(st);
+  bool times = lg.times;  // kept across e (stdout/stderr)
   lg = LogState{};
   lg.stderr_stream = stderr_stream;
+  lg.times = times;
   lg.path = log_path(ctx, st.top(), stderr_stream);
+  attach_marks(ctx, st.top(), lg);
   refresh_logs(st);
 }
 
@@ -83,6 +113,7 @@ bool log_action_handles(Action a) {
     case Action::PageDown:
     case Action::Follow:
     case Action::Wrap:
+    case Action::Times:
     case Action::Search:
     case Action::SearchNext:
     case Action::SearchPrev:
@@ -160,6 +191,11 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Wrap:
       lg.wrap = !lg.wrap;
       break;
+    case Action::Times:
+      lg.times = !lg.times;
+      if (lg.times && !lg.read_marks)
+        set_status(st, "times: a node's files keep none", StatusLevel::Error);
+      break;
     case Action::Search:  // a new query; n and N go on with the current one
       st.mode = Mode::Search;
       st.input.set_text("");
@@ -193,11 +229,16 @@ void render_log_state(LogState& lg, Canvas& c, Rect r) {
   vm.search = lg.search;
   vm.current_match = lg.match;
   if (lg.wrapped) vm.note = "search wrapped";
+  vm.times = lg.times;
   if (lg.file) {
     vm.total_lines = lg.file->line_count();
     vm.first_line = lg.top;
-    if (auto lines = lg.file->read_lines(lg.top, static_cast<size_t>(r.h)))
+    std::vector<uint64_t> starts;
+    if (auto lines = lg.file->read_lines(lg.top, static_cast<size_t>(r.h), &starts))
       for (const auto& l : *lines) vm.lines.push_back(to_log_line(l));
+    if (lg.times)
+      for (const auto& t : line_times(starts, marks_for(lg, starts), lg.ended))
+        vm.line_times.push_back(line_time_text(t));
   }
   render_log_view(vm, c, r);
 }

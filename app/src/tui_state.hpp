@@ -102,6 +102,11 @@ struct LogState {
   std::optional<size_t> match;
   bool wrapped = false;  ///< the last search step went past an end and came round
   int body_height = 10;
+  bool times = false;  ///< show when each line was read
+  /// The file's read marks ending past an offset, at most `limit`; empty where none are kept
+  /// (a node's files).
+  std::function<Result<std::vector<LogMark>>(int64_t after, int limit)> read_marks;
+  std::optional<Timestamp> ended;  ///< the task's end when the log was opened
 };
 
 /// Where the status message came from and what it was set against, so it can go stale.

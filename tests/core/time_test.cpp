@@ -9,6 +9,7 @@ TEST(Time, FormatsIso8601WithSevenDigits) {
   auto t = parse_iso8601("2016-11-22T18:55:25.2608598Z");
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(format_iso8601(*t), "2016-11-22T18:55:25.2608590Z");
+  EXPECT_EQ(format_clock_utc(*t), "18:55:25");  // the second, not rounded up
 }
 
 TEST(Time, ParsesWithoutFraction) {

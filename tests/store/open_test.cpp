@@ -201,7 +201,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN resource_files; "
                            "ALTER TABLE tasks DROP COLUMN output_files; "
                            "DROP TABLE output_params; DROP TABLE metric_series; "
-                           "DROP TABLE pool_samples; "
+                           "DROP TABLE pool_samples; DROP TABLE log_marks; "
                            "ALTER TABLE state_history DROP COLUMN retry_count; "
                            "ALTER TABLE state_history DROP COLUMN requeue_count; "
                            "DROP TABLE metric_points; "
@@ -219,7 +219,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 11);
+  EXPECT_EQ((*s)->schema_version(), 12);
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.
   EXPECT_EQ((*s)->local_run("j", "t")->value().pinned_gpu_ids, "1");
   EXPECT_EQ((*s)->local_run("j", "done")->value().pinned_gpu_ids, "");

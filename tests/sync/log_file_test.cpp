@@ -88,6 +88,27 @@ TEST_F(LogFileTest, RandomAccessReadsSanitizedLines) {
   }
 }
 
+// The offsets date a line (see Store::log_marks); each is the sum of the raw lines before it.
+TEST_F(LogFileTest, ReadLinesGivesEachLinesStartOffset) {
+  LogFileOptions options;
+  options.chunk_bytes = 4096;
+  options.checkpoint_every = 7;
+  auto f = LogFile::open(path_, options);
+  ASSERT_TRUE(f.ok());
+  for (size_t first : {size_t{0}, size_t{5}, size_t{1003}, kLines - 2}) {
+    uint64_t start = 0;
+    for (size_t i = 0; i < first; ++i) start += raw_line(i).size() + 1;
+    std::vector<uint64_t> starts;
+    auto lines = f->read_lines(first, 3, &starts);
+    ASSERT_TRUE(lines.ok());
+    ASSERT_EQ(starts.size(), lines->size());
+    for (size_t k = 0; k < starts.size(); ++k) {
+      EXPECT_EQ(starts[k], start) << first + k;
+      start += raw_line(first + k).size() + 1;
+    }
+  }
+}
+
 TEST_F(LogFileTest, StylesSurviveReading) {
   auto f = LogFile::open(path_);
   ASSERT_TRUE(f.ok());

@@ -98,6 +98,35 @@ TEST_F(LogMetricsTest, ReplacedFileIsANewAttempt) {
   EXPECT_EQ(f.attempt(), 1);
 }
 
+// Every chunk stored dates the bytes before its end; a line is dated by the first mark past
+// its start. A file that starts over loses the old file's marks.
+TEST_F(LogMetricsTest, EachChunkLeavesAReadMarkAndAReplacedFileStartsThemOver) {
+  auto f = follower();
+  auto before = SystemClock().now();
+  append("epoch 1\nloss=2\npartial");
+  ASSERT_TRUE(f.poll().ok());
+  append(" line\n");
+  ASSERT_TRUE(f.poll().ok());
+  auto after = SystemClock().now();
+  auto marks = store_->log_marks("local", "j", "t", "stdout.txt", -1, 10);
+  ASSERT_TRUE(marks.ok()) << marks.error().message;
+  ASSERT_EQ(marks->size(), 2u);
+  EXPECT_EQ((*marks)[0].end_offset, 15);  // "epoch 1\nloss=2\n": the partial record waits
+  EXPECT_EQ((*marks)[1].end_offset, 28);
+  for (const auto& m : *marks) {
+    EXPECT_GE(m.seen_at, before);
+    EXPECT_LE(m.seen_at, after);
+  }
+  ASSERT_TRUE(f.poll().ok());  // nothing new: no mark
+  EXPECT_EQ(store_->log_marks("local", "j", "t", "stdout.txt", -1, 10)->size(), 2u);
+  std::filesystem::rename(path_, dir_ + "/stdout.attempt-0.txt");
+  append("retry\n");
+  ASSERT_TRUE(f.poll().ok());
+  marks = store_->log_marks("local", "j", "t", "stdout.txt", -1, 10);
+  ASSERT_EQ(marks->size(), 1u);
+  EXPECT_EQ((*marks)[0].end_offset, 6);
+}
+
 // A local run's supervisor raises the stored attempt before the next attempt prints.
 TEST_F(LogMetricsTest, TheStoredAttemptStartsANewAttempt) {
   LocalRun run;

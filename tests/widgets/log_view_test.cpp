@@ -48,5 +48,21 @@ TEST(LogView, ScrolledRightNarrow) {
   snapshot::expect_snapshot(c, "log_view", "scrolled_narrow");
 }
 
+// Times sit in a gutter that neither scrolls right nor repeats on a wrapped line's rows.
+TEST(LogView, TimesWrappedAndScrolled) {
+  auto vm = sample();
+  vm.times = true;
+  vm.line_times = {"14:02:07", "14:02:07", "14:02:09", "--:--:--", "14:03:00", "14:03:01"};
+  Canvas wrapped(36, 12);
+  vm.wrap = true;
+  render_log_view(vm, wrapped, wrapped.bounds());
+  snapshot::expect_snapshot(wrapped, "log_view", "times_wrapped");
+  Canvas right(30, 7);
+  vm.wrap = false;
+  vm.x_offset = 9;
+  render_log_view(vm, right, right.bounds());
+  snapshot::expect_snapshot(right, "log_view", "times_scrolled");
+}
+
 }  // namespace
 }  // namespace trainyard

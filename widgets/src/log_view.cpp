@@ -80,9 +80,18 @@ void draw_status(const LogViewVm& vm, std::size_t last_shown, Canvas& canvas, Re
   canvas.draw_text(x, row.y, pos, Role::StatusBar, row.right() - x);
   if (vm.follow) x -= 8, canvas.draw_text(x, row.y, "follow", Role::StatusOk, 6);
   if (vm.wrap) x -= 6, canvas.draw_text(x, row.y, "wrap", Role::StatusAge, 4);
+  if (vm.times) x -= 7, canvas.draw_text(x, row.y, "times", Role::StatusAge, 5);
   std::string left = vm.search.empty() ? "" : "/" + vm.search;
   if (!vm.note.empty()) left += (left.empty() ? "" : "  ") + vm.note;
   if (!left.empty()) canvas.draw_text_truncated(row.x, row.y, left, Role::StatusBar, x - 2 - row.x);
+}
+
+// The gutter's width: the widest time and a space; none when it would leave no room for text.
+int gutter_width(const LogViewVm& vm, int width) {
+  if (!vm.times) return 0;
+  int w = 0;
+  for (const auto& t : vm.line_times) w = std::max(w, text_width(t) + 1);
+  return w < width ? w : 0;
 }
 
 }  // namespace
@@ -91,6 +100,8 @@ void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r) {
   if (r.empty()) return;
   Rect body = r.drop_bottom(1);
   canvas.fill(body, Role::LogText);
+  int gutter = gutter_width(vm, body.w);
+  Rect text_area{body.x + gutter, body.y, body.w - gutter, body.h};
   int y = body.y;
   std::size_t last_shown = vm.first_line;
   for (std::size_t li = 0; li < vm.lines.size() && y < body.bottom(); ++li) {
@@ -98,9 +109,11 @@ void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r) {
     Role match = vm.current_match == number ? Role::LogMatchCurrent : Role::LogMatch;
     std::string text;
     auto glyphs = shape(vm.lines[li], text, vm.search, match);
+    if (gutter > 0 && li < vm.line_times.size())
+      canvas.draw_text(body.x, y, vm.line_times[li], Role::StatusAge, gutter - 1);
     std::size_t next = vm.wrap ? 0 : skip_cells(glyphs, vm.x_offset);
-    do next = draw_row(canvas, text, glyphs, next, {body.x, y++, body.w, 1});
-    while (vm.wrap && next < glyphs.size() && y < body.bottom() && body.w > 1);
+    do next = draw_row(canvas, text, glyphs, next, {text_area.x, y++, text_area.w, 1});
+    while (vm.wrap && next < glyphs.size() && y < body.bottom() && text_area.w > 1);
     last_shown = number + 1;
   }
   draw_status(vm, last_shown, canvas, r.bottom_rows(1));

@@ -31,6 +31,7 @@ enum class Action {
   Stderr,
   Follow,
   Wrap,
+  Times,
   SearchNext,
   SearchPrev,
   Search,

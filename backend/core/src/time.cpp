@@ -69,6 +69,10 @@ std::string format_iso8601(Timestamp t) {
                      hms.subseconds().count());
 }
 
+std::string format_clock_utc(Timestamp t) {
+  return format_iso8601(t).substr(11, 8);
+}
+
 Result<Timestamp> parse_iso8601(std::string_view text) {
   auto y = read_digits(text, 0, 4), mo = read_digits(text, 5, 2), d = read_digits(text, 8, 2);
   auto h = read_digits(text, 11, 2), mi = read_digits(text, 14, 2), s = read_digits(text, 17, 2);

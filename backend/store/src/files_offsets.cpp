@@ -1,4 +1,4 @@
-// Task file lists and log read offsets.
+// Task file lists, log read offsets and the marks that date a log's lines.
 #include "statement.hpp"
 #include "store/store.hpp"
 
@@ -49,7 +49,8 @@ Result<void> Store::set_log_offset(const std::string& account, const std::string
       "set log offset");
   if (!s) return s.error();
   s->bind(1, account).bind(2, job).bind(3, task).bind(4, file);
-  return s->bind(5, offset).run();
+  TY_TRY(s->bind(5, offset).run());
+  return offset == 0 ? clear_log_marks(account, job, task, file) : ok_result();
 }
 
 Result<int64_t> Store::log_offset(const std::string& account, const std::string& job,
@@ -62,6 +63,43 @@ Result<int64_t> Store::log_offset(const std::string& account, const std::string&
   auto row = s->bind(1, account).bind(2, job).bind(3, task).bind(4, file).step();
   if (!row) return row.error();
   return *row ? s->i64(0) : int64_t{0};
+}
+
+Result<void> Store::add_log_mark(const std::string& account, const std::string& job,
+                                 const std::string& task, const std::string& file,
+                                 const LogMark& mark) {
+  // A later read of the same end (a poll that found nothing new) keeps the first time.
+  auto s = cache_->get(
+      "INSERT OR IGNORE INTO log_marks(account, job_id, task_id, file, end_offset, seen_at) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+      "add log mark");
+  if (!s) return s.error();
+  s->bind(1, account).bind(2, job).bind(3, task).bind(4, file);
+  return s->bind(5, mark.end_offset).bind(6, mark.seen_at).run();
+}
+
+Result<void> Store::clear_log_marks(const std::string& account, const std::string& job,
+                                    const std::string& task, const std::string& file) {
+  auto s = cache_->get(
+      "DELETE FROM log_marks WHERE account = ?1 AND job_id = ?2 AND task_id = ?3 AND file = ?4",
+      "clear log marks");
+  if (!s) return s.error();
+  return s->bind(1, account).bind(2, job).bind(3, task).bind(4, file).run();
+}
+
+Result<std::vector<LogMark>> Store::log_marks(const std::string& account, const std::string& job,
+                                              const std::string& task, const std::string& file,
+                                              int64_t after, int limit) {
+  auto s = cache_->get(
+      "SELECT end_offset, seen_at FROM log_marks WHERE account = ?1 AND job_id = ?2 AND "
+      "task_id = ?3 AND file = ?4 AND end_offset > ?5 ORDER BY end_offset LIMIT ?6",
+      "read log marks");
+  if (!s) return s.error();
+  s->bind(1, account).bind(2, job).bind(3, task).bind(4, file).bind(5, after);
+  s->bind(6, static_cast<int64_t>(limit));
+  return detail::collect<LogMark>(*s, [](const detail::Stmt& r) {
+    return LogMark{r.i64(0), r.time(1)};
+  });
 }
 
 }  // namespace trainyard

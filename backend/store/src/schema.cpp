@@ -223,10 +223,20 @@ ALTER TABLE state_history ADD COLUMN retry_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE state_history ADD COLUMN requeue_count INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 12: when each stretch of a task's log had been read (by the supervisor as the run
+// wrote it, or by the poller as it fetched a Batch task's copy), so the log pane can show a
+// time beside each line.
+constexpr const char* kSchemaV12 = R"sql(
+CREATE TABLE log_marks(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, file TEXT NOT NULL,
+  end_offset INTEGER NOT NULL, seen_at INTEGER NOT NULL,
+  PRIMARY KEY(account, job_id, task_id, file, end_offset)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2,  kSchemaV3, kSchemaV4,
-                                                 kSchemaV5, kSchemaV6,  kSchemaV7, kSchemaV8,
-                                                 kSchemaV9, kSchemaV10, kSchemaV11};
+  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2,  kSchemaV3,  kSchemaV4,
+                                                 kSchemaV5, kSchemaV6,  kSchemaV7,  kSchemaV8,
+                                                 kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12};
   return steps;
 }
 

@@ -63,6 +63,7 @@ Result<void> Store::delete_task_rows(const std::string& account, const std::stri
       "DELETE FROM subtasks WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM task_files WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM log_offsets WHERE account = ?1 AND job_id = ?2{}",
+      "DELETE FROM log_marks WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM state_history WHERE account = ?1 AND job_id = ?2{}",
       "DELETE FROM tasks WHERE account = ?1 AND job_id = ?2{}"};
   for (std::string sql : kTables) {

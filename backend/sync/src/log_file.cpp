@@ -225,8 +225,10 @@ Result<uint64_t> read_one(LogFileState& s, uint64_t pos, SanitizedLine& out) {
 
 }  // namespace
 
-Result<std::vector<SanitizedLine>> LogFile::read_lines(size_t first, size_t count) {
+Result<std::vector<SanitizedLine>> LogFile::read_lines(size_t first, size_t count,
+                                                       std::vector<uint64_t>* starts) {
   std::vector<SanitizedLine> out;
+  if (starts) starts->clear();
   size_t total = line_count();
   if (first >= total) return out;
   count = std::min(count, total - first);
@@ -235,6 +237,7 @@ Result<std::vector<SanitizedLine>> LogFile::read_lines(size_t first, size_t coun
   uint64_t at = *pos;
   out.resize(count);
   for (auto& line : out) {
+    if (starts) starts->push_back(at);
     auto next = read_one(*s_, at, line);
     if (!next) return next.error();
     at = *next;

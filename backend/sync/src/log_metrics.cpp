@@ -177,6 +177,8 @@ Result<void> LogMetricsFollower::store_chunk(const Chunk& chunk, int64_t new_off
       TY_TRY(store_.set_output_parameter(account_, job_, task_, p));
     for (const auto& n : chunk.not_parameters)
       TY_TRY(store_.remove_output_parameter(account_, job_, task_, n));
+    if (restarted_) TY_TRY(store_.clear_log_marks(account_, job_, task_, file_));
+    TY_TRY(store_.add_log_mark(account_, job_, task_, file_, {new_offset, SystemClock().now()}));
     return store_.set_log_offset(account_, job_, task_, file_, new_offset);
   });
 }
@@ -192,6 +194,7 @@ Result<size_t> LogMetricsFollower::poll_once(bool final_pass, bool& more) {
     // Another file: a new attempt's, unless this attempt has just begun and printed nothing.
     if (attempt_has_points_) start_attempt(attempt_ + 1);
     offset_ = 0;
+    restarted_ = true;  // the old file's read marks go with the next chunk stored
     parser_.reset_position();
     f = read_from(path_, 0);
   }
@@ -202,6 +205,7 @@ Result<size_t> LogMetricsFollower::poll_once(bool final_pass, bool& more) {
   Chunk chunk;
   parse_records(std::string_view(f.bytes).substr(0, used), chunk);
   TY_TRY(store_chunk(chunk, offset_ + static_cast<int64_t>(used)));
+  restarted_ = false;
   offset_ += static_cast<int64_t>(used);
   attempt_has_points_ = attempt_has_points_ || !chunk.points.empty();
   return chunk.points.size();

@@ -30,11 +30,14 @@ struct LogViewVm {
   bool follow = false;          ///< following the tail
   std::string search;           ///< highlighted text (ASCII case-insensitive); empty: none
   std::optional<std::size_t> current_match;  ///< line (0-based, whole log) of the current match
-  std::string note;  ///< shown after the search in the last row (`search wrapped`)
+  std::string note;    ///< shown after the search in the last row (`search wrapped`)
+  bool times = false;  ///< show line_times in a gutter left of the lines (`times` in the last row)
+  /// One per line of `lines` (`14:02:07`); drawn on a line's first row and never scrolled.
+  std::vector<std::string> line_times;
 };
 
 /// Draws the lines over all but the last row of `r`; the last row shows `/search` left and
-/// `wrap  follow  L 120/4000` right (L is the last visible line).
+/// `times  wrap  follow  L 120/4000` right (L is the last visible line).
 void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r);
 
 }  // namespace trainyard

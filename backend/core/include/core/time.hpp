@@ -54,6 +54,8 @@ class ManualClock final : public Clock {
 
 /// `2016-11-22T18:55:25.2608590Z`: ISO 8601 UTC with 7 fraction digits, as Batch sends.
 std::string format_iso8601(Timestamp t);
+/// `18:55:25`: the time of day of `t` in UTC, to the second.
+std::string format_clock_utc(Timestamp t);
 /// Parses ISO 8601 UTC (`Z` or `+00:00`, any number of fraction digits).
 Result<Timestamp> parse_iso8601(std::string_view text);
 

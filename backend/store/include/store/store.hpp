@@ -113,6 +113,14 @@ struct TaskFile {
   std::optional<Timestamp> last_modified;
 };
 
+/// How far a log file had been read at some instant.
+struct LogMark {
+  int64_t end_offset = 0;  ///< bytes before this offset had been read
+  Timestamp seen_at;
+
+  bool operator==(const LogMark&) const = default;
+};
+
 /// One parsed metric value from a task's log.
 struct MetricPoint {
   std::string name;
@@ -339,12 +347,24 @@ class Store {
   /// Files of a task, by name.
   Result<std::vector<TaskFile>> task_files(const std::string& account, const std::string& job,
                                            const std::string& task);
-  /// Records how far a file has been read (log tailing, metric extraction).
+  /// Records how far a file has been read (log tailing, metric extraction). Offset 0 starts the
+  /// file over: its read marks (below) go with it.
   Result<void> set_log_offset(const std::string& account, const std::string& job,
                               const std::string& task, const std::string& file, int64_t offset);
   /// The recorded offset, 0 when none.
   Result<int64_t> log_offset(const std::string& account, const std::string& job,
                              const std::string& task, const std::string& file);
+  /// Records that a file's bytes before `mark.end_offset` had been read at `mark.seen_at` (a
+  /// log's line times come from these).
+  Result<void> add_log_mark(const std::string& account, const std::string& job,
+                            const std::string& task, const std::string& file, const LogMark& mark);
+  /// Forgets a file's read marks (its content started over).
+  Result<void> clear_log_marks(const std::string& account, const std::string& job,
+                               const std::string& task, const std::string& file);
+  /// A file's read marks ending past `after` (a byte offset), by offset, at most `limit`.
+  Result<std::vector<LogMark>> log_marks(const std::string& account, const std::string& job,
+                                         const std::string& task, const std::string& file,
+                                         int64_t after, int limit);
 
   // Metrics
   /// Appends metric points of a task, each to the series of its name, stream and attempt; a

@@ -66,7 +66,9 @@ class LogFile {
 
   /// Lines [first, first + count) clipped to line_count(), each sanitized to one SanitizedLine
   /// (`split` is set when the line went past the sanitizer's cap or max_line_bytes).
-  Result<std::vector<SanitizedLine>> read_lines(size_t first, size_t count);
+  /// With `starts`, also the byte offset each returned line starts at.
+  Result<std::vector<SanitizedLine>> read_lines(size_t first, size_t count,
+                                                std::vector<uint64_t>* starts = nullptr);
 
   /// The nearest line at or after (Forward) / at or before (Backward) `from` whose sanitized text
   /// contains `needle`; nullopt when none. Raw bytes are scanned in chunks and each hit confirmed

@@ -33,7 +33,8 @@ enum class AttemptSource {
 /// on `\n` and `\r` (so every tqdm/Keras progress record counts), sanitizes each, parses metrics
 /// and parameters (metric_parser.hpp), and stores the points, parameters and the new offset in
 /// one transaction. Points go to the file's stream (`stderr` for a file named so, else `stdout`)
-/// and the attempt being read.
+/// and the attempt being read. Each chunk stored also leaves a read mark (Store::add_log_mark):
+/// how far the file had been read, and when, which dates its lines.
 class LogMetricsFollower {
  public:
   /// `file` is the name the offset is kept under (`stdout.txt`); `path` is where to read it.
@@ -68,7 +69,8 @@ class LogMetricsFollower {
   int64_t offset_ = 0;
   int64_t records_ = 0;  ///< x position for points whose log gives no step
   int attempt_ = 0;
-  bool attempt_has_points_ = false;                       ///< points of attempt_ were stored
+  bool attempt_has_points_ = false;  ///< points of attempt_ were stored
+  bool restarted_ = false;           ///< the file started over since the last chunk stored
   std::optional<std::pair<uint64_t, uint64_t>> file_id_;  ///< device and inode last read
   bool loaded_ = false;
 };
