@@ -152,7 +152,7 @@ int print_pools(AppContext& ctx, const LsOptions& o) {
 // The nodes of `--pool`; without one, the local account's node or every pool's of a Batch account.
 Result<std::vector<Node>> nodes_listed(AppContext& ctx, const LsOptions& o) {
   if (!o.pool.empty() || o.account == kLocalAccount)
-    return ctx.store->nodes(o.account, o.pool.empty() ? std::string(kLocalPool) : o.pool);
+    return nodes_as_shown(*ctx.store, o.account, o.pool.empty() ? std::string(kLocalPool) : o.pool);
   auto pools = ctx.store->pools(o.account);
   if (!pools) return pools.error();
   std::vector<Node> all;
@@ -167,8 +167,6 @@ Result<std::vector<Node>> nodes_listed(AppContext& ctx, const LsOptions& o) {
 int print_nodes(AppContext& ctx, const LsOptions& o) {
   auto nodes = nodes_listed(ctx, o);
   if (!nodes) return report(nodes.error());
-  if (o.account == kLocalAccount)
-    for (auto& n : *nodes) fill_local_node_counts(*ctx.store, n);
   if (o.json) {
     return print_json(*nodes, node_to_wire);
   }

@@ -311,6 +311,7 @@ int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys
   HeadlessTerminal term({w, h});
   Tui tui(ctx, term, std::move(options));
   tui.sample_gpus_once();
+  tui.settle();  // the local worker's first pass: the keys act on the rows the loop would show
   tui.draw();
   std::istringstream in(keys);
   for (std::string name; in >> name && !tui.done();) {

@@ -73,7 +73,7 @@ std::optional<nlohmann::json> read_entity_json(Store& store, const Frame& f) {
   } else if (kind == "pool") {
     if (auto p = find_by_id(store.pools(f.account), id)) return pool_to_wire(*p);
   } else if (kind == "node") {
-    if (auto n = find_by_id(store.nodes(f.account, f.pool), id)) return node_to_wire(*n);
+    if (auto n = find_by_id(nodes_as_shown(store, f.account, f.pool), id)) return node_to_wire(*n);
   } else if (kind == "account") {
     if (auto a = find_account(store.accounts(), id)) return account_to_wire(*a);
   }

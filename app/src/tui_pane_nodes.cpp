@@ -104,12 +104,10 @@ class NodesPane : public Pane {
     auto ages = load_sync_ages(ctx, f.account);
     TablePage p;
     p.columns = layouts_of(shown_columns(node_columns(), ages.batch));
-    auto nodes = ctx.store->nodes(f.account, f.pool);
+    auto nodes = nodes_as_shown(*ctx.store, f.account, f.pool);
     if (!nodes) return p;
     std::vector<NodeRow> items;
     for (auto& n : *nodes) {
-      // The local node's live counts come from the tasks, not from a stored copy.
-      if (f.account == kLocalAccount) fill_local_node_counts(*ctx.store, n);
       std::string synced = ages.batch ? ages.age(nodes_scope(n.pool_id)) : "";
       items.push_back({std::move(n), std::move(synced)});
     }

@@ -105,7 +105,7 @@ std::shared_ptr<const PaneData> read_pool_detail(AppContext& ctx, const Frame& f
   if (!pools) return d;
   for (const auto& p : *pools)
     if (p.id == f.pool) d->pool = p;
-  if (auto nodes = ctx.store->nodes(f.account, f.pool)) d->tally = tally_nodes(*nodes);
+  if (auto nodes = nodes_as_shown(*ctx.store, f.account, f.pool)) d->tally = tally_nodes(*nodes);
   if (auto samples = ctx.store->pool_samples(f.account, f.pool)) d->samples = std::move(*samples);
   auto jobs = ctx.store->jobs(f.account);
   d->usage = account_usage(*pools, jobs ? *jobs : std::vector<Job>{});

@@ -245,6 +245,15 @@ TEST_F(TuiInsight, PoolPane80x24AndEnterStillOpensNodes) {
   EXPECT_NE(line_with("Nodes · gpu"), "") << screen();
 }
 
+// The local node's state is live, as on the Nodes pane: the fixture's lr-0010 runs on it.
+TEST_F(TuiInsight, TheLocalPoolsNodeRunsWhileATaskDoes) {
+  open(kNormal, "pools");
+  keys("d");
+  EXPECT_NE(line_with("1 node(s): running 1"), "") << screen();
+  keys("q Enter");  // the Nodes pane agrees
+  EXPECT_NE(line_with("running"), "") << screen();
+}
+
 // Queued, started, retried, requeued after a preemption, started again, failed.
 TEST_F(TuiInsight, DetailShowsTheTaskTimeline) {
   seed_job();

@@ -37,6 +37,7 @@ class TuiScreen : public ::testing::Test {
     o.demo_command = "python3 examples/train_demo.py";
     tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
     tui_->sample_gpus_once();
+    tui_->settle();  // the local worker's first pass (the local pool and node) is in every frame
     tui_->draw();
   }
 

@@ -358,4 +358,12 @@ void fill_local_node_counts(Store& store, Node& node) {
   node.state = slots > 0 ? NodeState::Running : NodeState::Idle;
 }
 
+Result<std::vector<Node>> nodes_as_shown(Store& store, const std::string& account,
+                                         const std::string& pool) {
+  auto nodes = store.nodes(account, pool);
+  if (nodes && account == kLocalAccount)
+    for (auto& n : *nodes) fill_local_node_counts(store, n);
+  return nodes;
+}
+
 }  // namespace trainyard

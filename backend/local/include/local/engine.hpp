@@ -138,6 +138,11 @@ class LocalEngine {
 /// Sets the local node's live fields (running tasks, slots in use, running/idle) from the tasks.
 void fill_local_node_counts(Store& store, Node& node);
 
+/// A pool's nodes as every view shows them: the local node with its live fields filled (its
+/// stored copy says idle), a Batch account's as the service last sent them.
+Result<std::vector<Node>> nodes_as_shown(Store& store, const std::string& account,
+                                         const std::string& pool);
+
 /// The node id of this machine (its host name).
 std::string local_node_id();
 
