@@ -37,7 +37,7 @@ Task varied_task(int i) {
   for (int k = 0; k < i % 3; ++k)
     t.environment_settings.push_back({"VAR" + std::to_string(k), "v" + std::to_string(i)});
   for (int k = 0; k < i % 4; ++k) t.depends_on.task_ids.push_back(task_id(k));
-  if (i % 5 == 0) t.constraints.max_wall_clock_time = Duration(60'000'000 * (i + 1));
+  if (i % 5 == 0) t.constraints.max_wall_clock_time = Duration(int64_t{60'000'000} * (i + 1));
   t.constraints.max_task_retry_count = i % 7 == 0 ? -1 : i % 3;
   t.required_slots = 1 + i % 2;
   auto& e = t.execution_info;
