@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "azure/credentials.hpp"
+#include "config_json.hpp"
 #include "secret_command.hpp"
 
 extern char** environ;
@@ -14,37 +15,10 @@ namespace trainyard::azure {
 
 namespace {
 
+using config_json::at;
+using config_json::opt_string;
+using config_json::unknown_key;
 using nlohmann::json;
-
-Error at(const std::string& source, const std::string& pointer, const std::string& what) {
-  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, pointer, what));
-}
-
-// Reads an optional string member; false (with `err`) when it is there but not a string.
-bool opt_string(const json& o, const char* key, std::string& out, const std::string& source,
-                const std::string& pointer, Error& err) {
-  if (!o.contains(key)) return true;
-  if (!o[key].is_string()) {
-    err = at(source, pointer + "/" + key, "expected a string");
-    return false;
-  }
-  out = o[key].get<std::string>();
-  return true;
-}
-
-// The first key of `o` not in `known`, as an error naming it.
-template <size_t N>
-std::optional<Error> unknown_key(const json& o, const char* const (&known)[N],
-                                 const std::string& source, const std::string& ptr) {
-  for (const auto& item : o.items()) {
-    const std::string& k = item.key();
-    if (std::find_if(std::begin(known), std::end(known), [&](const char* x) { return k == x; }) ==
-        std::end(known)) {
-      return at(source, ptr + "/" + k, "unknown key");
-    }
-  }
-  return std::nullopt;
-}
 
 std::optional<AuthKind> auth_kind(const std::string& s) {
   if (s == "sharedKey") return AuthKind::SharedKey;
@@ -54,7 +28,10 @@ std::optional<AuthKind> auth_kind(const std::string& s) {
   return std::nullopt;
 }
 
-Result<AuthConfig> parse_auth(const json& a, const std::string& source, const std::string& ptr) {
+}  // namespace
+
+Result<AuthConfig> parse_account_auth(const json& a, const std::string& source,
+                                      const std::string& ptr) {
   static const char* const kKeys[] = {
       "type",      "key",          "keyEnv",          "keyCommand",
       "tenantId",  "clientId",     "clientSecretEnv", "clientSecretCommand",
@@ -101,6 +78,8 @@ Result<AuthConfig> parse_auth(const json& a, const std::string& source, const st
   return auth;
 }
 
+namespace {
+
 std::string trim_endpoint(std::string e) {
   while (!e.empty() && e.back() == '/') e.pop_back();
   return e;
@@ -121,8 +100,8 @@ std::optional<Error> check_color(const std::string& color, const std::string& co
 
 Result<AccountConfig> parse_account(const json& a, const std::string& source,
                                     const std::string& ptr) {
-  static const char* const kKeys[] = {"name",     "kind",   "endpoint", "auth",
-                                      "readonly", "colour", "color",    "cacert"};
+  static const char* const kKeys[] = {"name",   "kind",  "endpoint", "auth",       "readonly",
+                                      "colour", "color", "cacert",   "autoStorage"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
   if (auto e = unknown_key(a, kKeys, source, ptr)) return *e;
   AccountConfig acc;
@@ -133,7 +112,8 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
       !opt_string(a, "endpoint", acc.endpoint, source, ptr, err) ||
       !opt_string(a, "colour", colour, source, ptr, err) ||
       !opt_string(a, "color", acc.color, source, ptr, err) ||
-      !opt_string(a, "cacert", acc.cacert, source, ptr, err)) {
+      !opt_string(a, "cacert", acc.cacert, source, ptr, err) ||
+      !opt_string(a, "autoStorage", acc.auto_storage, source, ptr, err)) {
     return err;
   }
   if (acc.name.empty()) return at(source, ptr + "/name", "required");
@@ -153,7 +133,7 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
     acc.readonly = a["readonly"].get<bool>();
   }
   if (!a.contains("auth")) return at(source, ptr + "/auth", "required");
-  auto auth = parse_auth(a["auth"], source, ptr + "/auth");
+  auto auth = parse_account_auth(a["auth"], source, ptr + "/auth");
   if (!auth) return auth.error();
   acc.auth = std::move(*auth);
   return acc;
@@ -233,27 +213,6 @@ std::map<std::string, std::string> environment_map() {
   }
   return env;
 }
-
-namespace {
-
-Result<std::string> resolve_secret(const std::string& inline_value, const std::string& env_name,
-                                   const std::string& command,
-                                   const std::map<std::string, std::string>& env,
-                                   const std::string& account) {
-  if (!inline_value.empty()) return inline_value;
-  if (!env_name.empty()) {
-    auto it = env.find(env_name);
-    if (it == env.end() || it->second.empty()) {
-      return make_error(ErrorKind::Auth,
-                        fmt::format("account {}: ${} is not set", account, env_name));
-    }
-    return it->second;
-  }
-  if (!command.empty()) return run_secret_command(command, account);
-  return make_error(ErrorKind::Auth, fmt::format("account {}: no secret configured", account));
-}
-
-}  // namespace
 
 Result<std::unique_ptr<Credential>> make_credential(const AccountConfig& a,
                                                     const std::map<std::string, std::string>& env,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -73,6 +74,23 @@ Result<std::string> run_secret_command(const std::string& command, const std::st
     return make_error(ErrorKind::Auth,
                       fmt::format("account {}: keyCommand printed nothing", account));
   return text;
+}
+
+Result<std::string> resolve_secret(const std::string& inline_value, const std::string& env_name,
+                                   const std::string& command,
+                                   const std::map<std::string, std::string>& env,
+                                   const std::string& account) {
+  if (!inline_value.empty()) return inline_value;
+  if (!env_name.empty()) {
+    auto it = env.find(env_name);
+    if (it == env.end() || it->second.empty()) {
+      return make_error(ErrorKind::Auth,
+                        fmt::format("account {}: ${} is not set", account, env_name));
+    }
+    return it->second;
+  }
+  if (!command.empty()) return run_secret_command(command, account);
+  return make_error(ErrorKind::Auth, fmt::format("account {}: no secret configured", account));
 }
 
 }  // namespace trainyard::azure

@@ -47,9 +47,10 @@ struct AccountConfig {
   std::string endpoint;  ///< scheme and host, no trailing slash
   AuthConfig auth;
   bool readonly = false;
-  bool emulator = false;  ///< labelled "emulator" in the UI
-  std::string cacert;     ///< extra CA bundle for this endpoint
-  std::string color;      ///< `color` (or `colour`): the TUI's band for it (`red`); empty: none
+  bool emulator = false;     ///< labelled "emulator" in the UI
+  std::string cacert;        ///< extra CA bundle for this endpoint
+  std::string color;         ///< `color` (or `colour`): the TUI's band for it (`red`); empty: none
+  std::string auto_storage;  ///< `autoStorage`: the name of one of config.json's storageAccounts
   AccountOrigin origin = AccountOrigin::Config;
 };
 
@@ -60,6 +61,10 @@ const std::vector<std::string>& account_colors();
 /// (`/accounts/1/endpoint`); an endpoint that is neither https nor loopback http is refused.
 Result<std::vector<AccountConfig>> parse_accounts(const nlohmann::json& accounts,
                                                   const std::string& source);
+
+/// Parses an account's `auth` object at `ptr` (also used for storage accounts).
+Result<AuthConfig> parse_account_auth(const nlohmann::json& auth, const std::string& source,
+                                      const std::string& ptr);
 
 /// True when a parsed account set holds a secret inline (the file must then be private).
 bool holds_inline_secret(const std::vector<AccountConfig>& accounts);
