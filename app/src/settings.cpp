@@ -153,6 +153,16 @@ Result<void> read_discovery(const json& d, DiscoverySettings& out, const std::st
   return ok_result();
 }
 
+// `storageAccounts`, and each Batch account's `autoStorage` naming one of them.
+Result<void> read_storage_accounts(const json& j, Settings& s, const std::string& source) {
+  if (j.contains("storageAccounts")) {
+    auto storage = azure::parse_storage_accounts(j["storageAccounts"], source);
+    if (!storage) return storage.error();
+    s.storage_accounts = std::move(*storage);
+  }
+  return azure::check_auto_storage(s.accounts, s.storage_accounts, source);
+}
+
 Result<Settings> parse_settings(const std::string& text, const std::string& source) {
   Settings s;
   s.source = source;
@@ -167,8 +177,8 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
         json_syntax_message(source, text, json_overflow_byte(text, e.what()), e.what()));
   }
   if (auto r = only_keys(j,
-                         {"version", "theme", "local", "metrics", "accounts", "defaultAccount",
-                          "poll", "discovery", "keys", "plugins", "mouse"},
+                         {"version", "theme", "local", "metrics", "accounts", "storageAccounts",
+                          "defaultAccount", "poll", "discovery", "keys", "plugins", "mouse"},
                          source, "");
       !r)
     return r.error();
@@ -191,6 +201,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     if (!accounts) return accounts.error();
     s.accounts = std::move(*accounts);
   }
+  TY_TRY(read_storage_accounts(j, s, source));
   if (j.contains("poll"))
     if (auto r = read_poll(j["poll"], s.poll, source); !r) return r.error();
   if (j.contains("discovery"))
@@ -212,8 +223,9 @@ Result<Settings> load_settings(const std::string& path) {
   if (!s) return s;
   // As ssh refuses a readable private key: a secret in a file others can read is refused.
   struct stat st {};
-  if (azure::holds_inline_secret(s->accounts) && ::stat(path.c_str(), &st) == 0 &&
-      (st.st_mode & 077) != 0) {
+  bool inline_secret =
+      azure::holds_inline_secret(s->accounts) || azure::holds_inline_secret(s->storage_accounts);
+  if (inline_secret && ::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0) {
     return make_error(
         ErrorKind::Usage,
         fmt::format(
@@ -225,10 +237,12 @@ Result<Settings> load_settings(const std::string& path) {
 
 namespace {
 
+void add_secret_name(const std::string& name, std::vector<std::string>& out) {
+  if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+}
+
 void add_secret_names(const azure::AuthConfig& auth, std::vector<std::string>& out) {
-  for (const auto* name : {&auth.key_env, &auth.client_secret_env})
-    if (!name->empty() && std::find(out.begin(), out.end(), *name) == out.end())
-      out.push_back(*name);
+  for (const auto* name : {&auth.key_env, &auth.client_secret_env}) add_secret_name(*name, out);
 }
 
 }  // namespace
@@ -236,6 +250,10 @@ void add_secret_names(const azure::AuthConfig& auth, std::vector<std::string>& o
 std::vector<std::string> secret_variable_names(const Settings& settings) {
   std::vector<std::string> out;
   for (const auto& a : settings.accounts) add_secret_names(a.auth, out);
+  for (const auto& a : settings.storage_accounts) {
+    add_secret_names(a.auth, out);
+    add_secret_name(a.connection_string_env, out);
+  }
   add_secret_names(settings.discovery.auth, out);
   return out;
 }

@@ -2,6 +2,11 @@
 #include "app/settings.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 namespace trainyard {
 namespace {
@@ -101,6 +106,60 @@ TEST(Settings, SecretVariableNamesAreEveryConfiguredSecretSource) {
   EXPECT_EQ(secret_variable_names(*s),
             (std::vector<std::string>{"A_KEY", "B_SECRET", "DISCOVERY_SECRET"}));
   EXPECT_TRUE(secret_variable_names(Settings{}).empty());
+}
+
+}  // namespace
+}  // namespace trainyard
+
+namespace trainyard {
+namespace {
+
+constexpr const char* kStorage = R"j({
+  "accounts": [{"name": "prod", "endpoint": "https://prod.westeurope.batch.azure.com",
+                "auth": {"keyEnv": "PROD_KEY"}, "autoStorage": "data"}],
+  "storageAccounts": [
+    {"name": "data", "accountName": "mystore", "auth": {"keyEnv": "MYSTORE_KEY"}},
+    {"name": "azurite", "connectionString": "UseDevelopmentStorage=true"},
+    {"name": "vault", "connectionStringEnv": "VAULT_CONNECTION"}]})j";
+
+TEST(Settings, StorageAccountsAndAutoStorage) {
+  auto s = parse_settings(kStorage, "cfg.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->storage_accounts.size(), 3u);
+  EXPECT_EQ(s->storage_accounts[0].endpoint, "https://mystore.blob.core.windows.net");
+  EXPECT_EQ(s->accounts[0].auto_storage, "data");
+  EXPECT_EQ(secret_variable_names(*s),
+            (std::vector<std::string>{"PROD_KEY", "MYSTORE_KEY", "VAULT_CONNECTION"}));
+}
+
+TEST(Settings, StorageMistakesNameThePlace) {
+  expect_error(R"j({"storageAccounts": {}})j", "cfg.json: /storageAccounts: expected an array");
+  expect_error(R"j({"storageAccounts": [{"name": "d", "accountName": "x"}]})j",
+               "cfg.json: /storageAccounts/0/accountName: expected 3 to 24");
+  expect_error(R"j({"accounts": [{"name": "p", "endpoint": "https://p.batch.azure.com",
+                                  "auth": {"keyEnv": "K"}, "autoStorage": "nope"}]})j",
+               "cfg.json: /accounts/0/autoStorage: no storage account named 'nope'");
+}
+
+// As for a Batch key: a storage key or connection string inline needs a private file.
+TEST(Settings, InlineStorageSecretsNeedAPrivateFile) {
+  namespace fs = std::filesystem;
+  const fs::path path = fs::temp_directory_path() / ("ty-storage-" + std::to_string(::getpid()));
+  auto load_with = [&](const std::string& text, mode_t mode) {
+    std::ofstream(path) << text;
+    ::chmod(path.c_str(), mode);
+    return load_settings(path.string());
+  };
+  const std::string keyed = R"j({"storageAccounts": [{"name": "d", "accountName": "mystore",
+      "auth": {"key": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="}}]})j";
+  auto open = load_with(keyed, 0644);
+  ASSERT_FALSE(open.ok());
+  EXPECT_NE(open.error().message.find("chmod 600"), std::string::npos) << open.error().message;
+  EXPECT_EQ(open.error().message.find("AAECAwQF"), std::string::npos);
+  EXPECT_TRUE(load_with(keyed, 0600).ok());
+  // Azurite's key is published: no secret to guard.
+  EXPECT_TRUE(load_with(kStorage, 0644).ok());
+  fs::remove(path);
 }
 
 }  // namespace

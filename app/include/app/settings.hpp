@@ -7,6 +7,7 @@
 
 #include "azure/accounts.hpp"
 #include "azure/discovery.hpp"
+#include "azure/storage_accounts.hpp"
 
 #include "core/result.hpp"
 #include "sync/log_metrics.hpp"
@@ -53,6 +54,7 @@ struct Settings {
   std::map<std::string, std::string> main_metric;  ///< job id → metric shown in tables
   std::vector<azure::AccountConfig> accounts;      ///< `accounts`: Batch and emulator accounts
   std::string default_account;                     ///< `defaultAccount`; empty: `local`
+  std::vector<azure::StorageAccountConfig> storage_accounts;  ///< `storageAccounts`
   PollSettings poll;
   DiscoverySettings discovery;
   std::map<std::string, std::string> keys;  ///< `keys`: action name → key (`stop` → `K`)
@@ -73,9 +75,9 @@ Result<Settings> load_settings(const std::string& path);
 /// Parses settings text; `source` names it in errors.
 Result<Settings> parse_settings(const std::string& text, const std::string& source);
 
-/// The environment variables the settings name as secret sources (every account's and the
-/// discovery credential's `keyEnv` and `clientSecretEnv`), each once: no task or supervisor
-/// inherits them.
+/// The environment variables the settings name as secret sources (every account's, storage
+/// account's and the discovery credential's `keyEnv`, `clientSecretEnv` and
+/// `connectionStringEnv`), each once: no task or supervisor inherits them.
 std::vector<std::string> secret_variable_names(const Settings& settings);
 
 }  // namespace trainyard

@@ -20,7 +20,9 @@ inline constexpr const char* kStorageResource = "https://storage.azure.com/";
 
 /// The Blob service SharedKey StringToSign for `req` as it stands (`x-ms-date` and `x-ms-version`
 /// set): the twelve standard headers, the `x-ms-` headers, then `/account/path` and the query.
-/// What to compare with a 403's AuthenticationErrorDetail.
+/// What to compare with a 403's AuthenticationErrorDetail. A repeated query name is signed as
+/// its sorted values joined by commas, as documented; Azurite signs only one of them, so send a
+/// list as one comma-separated value (`include=metadata,snapshots`), as the Storage SDKs do.
 std::string blob_string_to_sign(const HttpRequest& req, std::string_view account);
 
 /// Signs each request with Storage SharedKey: sets `x-ms-date`, `x-ms-version` (when the request
