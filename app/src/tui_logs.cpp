@@ -60,7 +60,7 @@ std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
 void attach_marks(AppContext& ctx, const Frame& f, LogState& lg) {
   if (f.task.empty() || !f.node.empty()) return;
   Store* store = ctx.store.get();
-  std::string file = lg.stderr_stream ? "stderr.txt" : "stdout.txt";
+  std::string file = remote_log_file(f, lg.stderr_stream);  // the name both sides keep marks by
   lg.read_marks = [store, f, file](int64_t after, int limit) {
     return store->log_marks(f.account, f.job, f.task, file, after, limit);
   };
