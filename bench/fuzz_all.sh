@@ -27,6 +27,7 @@ seeds_of() {
     fuzz_sanitizer) echo "tests/fixtures/logs tests/fuzz/seeds/sanitizer" ;;
     fuzz_batch_json) echo "tests/azure/fixtures" ;;
     fuzz_task_page) echo "tests/azure/fixtures" ;;
+    fuzz_blob_xml) echo "tests/azure/fixtures/blob" ;;
     fuzz_spec) echo "$build/tests/fuzz/seeds/spec" ;;
     fuzz_shared_key) echo "tests/fuzz/seeds/shared_key" ;;
     fuzz_odata_filter) echo "tests/fuzz/seeds/odata_filter" ;;

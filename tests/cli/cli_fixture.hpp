@@ -52,6 +52,11 @@ class Cli : public ::testing::Test {
     return run_process(TRAINYARD_BIN, args, env_, timeout);
   }
 
+  /// Removes NAME from the environment of every later run.
+  void unset_env(const std::string& name) {
+    std::erase_if(env_, [&](const std::string& e) { return e.starts_with(name + "="); });
+  }
+
   /// Sets NAME=value in the environment of every later run.
   void set_env(const std::string& name, const std::string& value) {
     std::erase_if(env_, [&](const std::string& e) { return e.starts_with(name + "="); });

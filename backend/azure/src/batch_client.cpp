@@ -10,21 +10,6 @@ namespace trainyard::azure {
 
 namespace {
 
-ErrorKind kind_for_status(int status) {
-  switch (status) {
-    case 404:
-      return ErrorKind::NotFound;
-    case 409:
-    case 412:
-      return ErrorKind::Conflict;
-    case 401:
-    case 403:
-      return ErrorKind::Auth;
-    default:
-      return ErrorKind::Http;
-  }
-}
-
 // An AuthenticationErrorDetail up to the sentence that quotes the string the service signed: that
 // string (headers, dates, paths over several lines) is noise in a one-line error.
 std::string without_string_to_sign(const std::string& detail) {
@@ -36,13 +21,6 @@ std::string without_string_to_sign(const std::string& detail) {
   auto kept = detail.substr(0, sentence == std::string::npos ? 0 : sentence + 1);
   while (!kept.empty() && kept.back() == ' ') kept.pop_back();
   return kept;
-}
-
-// Connection refusals mean the request never reached the service, so even a create may be re-sent.
-bool never_reached_service(const Error& e) {
-  return e.message.find("Couldn't connect") != std::string::npos ||
-         e.message.find("Connection refused") != std::string::npos ||
-         e.message.find("Could not resolve") != std::string::npos;
 }
 
 }  // namespace
@@ -63,7 +41,7 @@ Error error_from_response(const HttpResponse& r) {
     }
   }
   auto request_id = r.header("request-id");
-  return make_error(kind_for_status(r.status),
+  return make_error(http_error_kind(r.status),
                     fmt::format("{}: {} (HTTP {}{}{})", code, message, r.status,
                                 request_id.empty() ? "" : ", request-id ", request_id));
 }
@@ -114,7 +92,7 @@ Result<HttpResponse> BatchClient::attempt(HttpRequest req) {
 
 bool BatchClient::should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const {
   if (attempt > options_.retry.max_retries || http_->cancelled()) return false;
-  if (!r) return idempotent || never_reached_service(r.error());
+  if (!r) return idempotent || never_reached_server(r.error());
   if (!is_retryable_status(r->status)) return false;
   // A create the service may have applied is retried only when it says it did not (429, 503).
   return idempotent || r->status == 429 || r->status == 503;
@@ -140,17 +118,8 @@ Result<HttpResponse> BatchClient::call(const std::string& method, const std::str
       return r;
     }
     ++stats_.retries;
-    pause(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+    pause_unless_cancelled(*http_, retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
   }
-}
-
-void BatchClient::pause(std::chrono::milliseconds delay) const {
-  // In short steps, so a cancel ends a long Retry-After wait at once.
-  auto until = std::chrono::steady_clock::now() + delay;
-  while (!http_->cancelled() && std::chrono::steady_clock::now() < until)
-    std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(
-        std::chrono::milliseconds(20), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                           until - std::chrono::steady_clock::now())));
 }
 
 Result<void> BatchClient::list(const std::string& path, const Query& query,
@@ -177,7 +146,7 @@ Result<HttpResponse> BatchClient::get_link(const std::string& what, const std::s
   auto r = attempt(req);
   for (int n = 1; should_retry(r, true, n); ++n) {
     ++stats_.retries;
-    pause(retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
+    pause_unless_cancelled(*http_, retry_delay(options_.retry, n, r ? &*r : nullptr, rng_));
     r = attempt(req);
   }
   if (r && r->status >= 300) return error_from_response(*r);

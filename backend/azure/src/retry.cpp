@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 namespace trainyard::azure {
 
@@ -138,6 +139,37 @@ milliseconds retry_delay(const RetryPolicy& policy, int attempt, const HttpRespo
     }
   }
   return backoff(policy, attempt, rng);
+}
+
+void pause_unless_cancelled(const HttpClient& http, milliseconds delay) {
+  const auto until = std::chrono::steady_clock::now() + delay;
+  while (!http.cancelled()) {
+    const auto left =
+        std::chrono::duration_cast<milliseconds>(until - std::chrono::steady_clock::now());
+    if (left <= milliseconds{0}) return;
+    std::this_thread::sleep_for(std::min(milliseconds{20}, left));
+  }
+}
+
+bool never_reached_server(const Error& e) {
+  return e.message.find("Couldn't connect") != std::string::npos ||
+         e.message.find("Connection refused") != std::string::npos ||
+         e.message.find("Could not resolve") != std::string::npos;
+}
+
+ErrorKind http_error_kind(int status) {
+  switch (status) {
+    case 404:
+      return ErrorKind::NotFound;
+    case 409:
+    case 412:
+      return ErrorKind::Conflict;
+    case 401:
+    case 403:
+      return ErrorKind::Auth;
+    default:
+      return ErrorKind::Http;
+  }
 }
 
 }  // namespace trainyard::azure

@@ -89,7 +89,6 @@ class BatchClient {
   Result<void> follow_pages(const std::string& what, Result<HttpResponse> first,
                             const std::function<Result<void>(ListPage&)>& on_page);
   bool should_retry(const Result<HttpResponse>& r, bool idempotent, int attempt) const;
-  void pause(std::chrono::milliseconds delay) const;
 
   BatchClientOptions options_;
   std::shared_ptr<HttpClient> http_;

@@ -28,6 +28,17 @@ bool is_retryable_status(int status);
 std::chrono::milliseconds retry_delay(const RetryPolicy& policy, int attempt,
                                       const HttpResponse* response, std::mt19937_64& rng);
 
+/// Sleeps `delay` in short steps, returning at once when `http` is cancelled (so a cancel ends
+/// a long Retry-After wait).
+void pause_unless_cancelled(const HttpClient& http, std::chrono::milliseconds delay);
+
+/// Transport failures that mean the request never reached the server (refused, unresolved), so
+/// even a request that creates something may be sent again.
+bool never_reached_server(const Error& e);
+
+/// The error kind of an HTTP status: NotFound (404), Conflict (409, 412), Auth (401, 403), Http.
+ErrorKind http_error_kind(int status);
+
 /// The delay a `Retry-After` value asks for: delay-seconds, or an HTTP-date (IMF-fixdate, RFC 850
 /// or asctime form) counted from `now`, 0 when already past; nullopt when it is neither.
 std::optional<std::chrono::milliseconds> parse_retry_after(

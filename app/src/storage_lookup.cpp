@@ -1,0 +1,58 @@
+#include "storage_lookup.hpp"
+
+#include <fmt/format.h>
+
+#include "azure/accounts.hpp"
+
+namespace trainyard {
+
+namespace {
+
+std::string known_names(const std::vector<azure::StorageAccountConfig>& accounts) {
+  std::string names;
+  for (const auto& a : accounts) names += (names.empty() ? "" : ", ") + a.name;
+  return names.empty() ? "none" : names;
+}
+
+}  // namespace
+
+Result<azure::StorageAccountConfig> find_storage_account(const Settings& settings,
+                                                         const std::string& name) {
+  std::vector<azure::StorageAccountConfig> known = settings.storage_accounts;
+  auto env = azure::storage_account_from_environment(azure::environment_map());
+  if (name.empty() && env) return *env;
+  if (env) known.push_back(*env);
+  if (name.empty() && known.size() == 1) return known.front();
+  if (name.empty())
+    return make_error(ErrorKind::Usage,
+                      fmt::format("name a storage account with --storage (known: {}); or set "
+                                  "AZURE_STORAGE_CONNECTION_STRING",
+                                  known_names(known)));
+  for (const auto& a : known)
+    if (a.name == name) return a;
+  return make_error(ErrorKind::Usage, fmt::format("unknown storage account '{}' (known: {})", name,
+                                                  known_names(known)));
+}
+
+Result<std::unique_ptr<azure::BlobClient>> open_blob_client(
+    const azure::StorageAccountConfig& account, const Clock& clock) {
+  auto http = std::make_shared<azure::HttpClient>();
+  auto target = azure::resolve_storage_account(account, azure::environment_map(), http);
+  if (!target) return target.error();
+  azure::BlobClientOptions options;
+  options.blob_endpoint = target->blob_endpoint;
+  std::shared_ptr<azure::Credential> credential = std::move(target->credential);
+  return std::make_unique<azure::BlobClient>(options, credential, clock);
+}
+
+Result<BlobPath> parse_blob_path(const std::string& text) {
+  auto slash = text.find('/');
+  BlobPath p{text.substr(0, slash), slash == std::string::npos ? "" : text.substr(slash + 1)};
+  if (p.container.empty())
+    return make_error(
+        ErrorKind::Usage,
+        fmt::format("'{}': expected CONTAINER[/PATH] (a container name first)", text));
+  return p;
+}
+
+}  // namespace trainyard

@@ -1,0 +1,31 @@
+// Finding a storage account (`--storage NAME`, the environment's, or the only one configured) and
+// opening a Blob client for it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/settings.hpp"
+#include "azure/blob_client.hpp"
+#include "core/time.hpp"
+
+namespace trainyard {
+
+/// The storage account called `name`: one of config.json's `storageAccounts` or the environment's
+/// (AZURE_STORAGE_*). With `name` empty: the environment's, else the only configured one. A Usage
+/// error listing the known names otherwise.
+Result<azure::StorageAccountConfig> find_storage_account(const Settings& settings,
+                                                         const std::string& name);
+
+/// A Blob client for the account, its secret resolved now.
+Result<std::unique_ptr<azure::BlobClient>> open_blob_client(
+    const azure::StorageAccountConfig& account, const Clock& clock);
+
+/// `CONTAINER[/PATH]` split at its first slash; a Usage error when the container part is empty.
+struct BlobPath {
+  std::string container;
+  std::string path;  ///< a blob name or a prefix; may be empty
+};
+Result<BlobPath> parse_blob_path(const std::string& text);
+
+}  // namespace trainyard
