@@ -38,6 +38,7 @@ int run_cli(int argc, char** argv) {
   register_task(app, st);
   register_sweep(app, st);
   register_metrics(app, st);
+  register_prices(app, st);
   try {
     // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.
     std::vector<std::string> args(argv + 1, argv + argc);
