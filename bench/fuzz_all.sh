@@ -28,6 +28,7 @@ seeds_of() {
     fuzz_batch_json) echo "tests/azure/fixtures" ;;
     fuzz_task_page) echo "tests/azure/fixtures" ;;
     fuzz_blob_xml) echo "tests/azure/fixtures/blob" ;;
+    fuzz_prices) echo "tests/fixtures/prices" ;;
     fuzz_spec) echo "$build/tests/fuzz/seeds/spec" ;;
     fuzz_shared_key) echo "tests/fuzz/seeds/shared_key" ;;
     fuzz_odata_filter) echo "tests/fuzz/seeds/odata_filter" ;;

@@ -176,10 +176,11 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
         ErrorKind::Parse,
         json_syntax_message(source, text, json_overflow_byte(text, e.what()), e.what()));
   }
-  if (auto r = only_keys(j,
-                         {"version", "theme", "local", "metrics", "accounts", "storageAccounts",
-                          "defaultAccount", "poll", "discovery", "keys", "plugins", "mouse"},
-                         source, "");
+  if (auto r =
+          only_keys(j,
+                    {"version", "theme", "local", "metrics", "accounts", "storageAccounts",
+                     "defaultAccount", "poll", "discovery", "keys", "plugins", "mouse", "prices"},
+                    source, "");
       !r)
     return r.error();
   if (j.contains("version") &&
@@ -206,6 +207,11 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     if (auto r = read_poll(j["poll"], s.poll, source); !r) return r.error();
   if (j.contains("discovery"))
     if (auto r = read_discovery(j["discovery"], s.discovery, source); !r) return r.error();
+  if (j.contains("prices")) {
+    auto prices = azure::parse_price_settings(j["prices"], source);
+    if (!prices) return prices.error();
+    s.prices = std::move(*prices);
+  }
   TY_TRY(read_ui_settings(j, s, source));
   if (j.contains("defaultAccount")) {
     if (!j["defaultAccount"].is_string())

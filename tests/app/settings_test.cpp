@@ -162,5 +162,19 @@ TEST(Settings, InlineStorageSecretsNeedAPrivateFile) {
   fs::remove(path);
 }
 
+TEST(Settings, PricesEndpointAndDiscount) {
+  auto s = parse_settings(
+      R"j({"prices": {"endpoint": "http://127.0.0.1:9999", "discount": 0.75}})j", "cfg.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->prices.endpoint, "http://127.0.0.1:9999");
+  EXPECT_EQ(s->prices.discount, 0.75);
+  auto defaults = parse_settings("{}", "cfg.json");
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->prices.endpoint, "https://prices.azure.com");
+  EXPECT_EQ(defaults->prices.discount, 1.0);
+  expect_error(R"j({"prices": {"discount": 1.5}})j", "cfg.json: /prices/discount: expected");
+  expect_error(R"j({"prices": []})j", "cfg.json: /prices: expected an object");
+}
+
 }  // namespace
 }  // namespace trainyard

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "store/price_cache.hpp"
 #include "store/store.hpp"
 #include "temp_dir.hpp"
 
@@ -202,6 +203,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN output_files; "
                            "DROP TABLE output_params; DROP TABLE metric_series; "
                            "DROP TABLE pool_samples; DROP TABLE log_marks; "
+                           "DROP TABLE vm_prices; DROP TABLE vm_price_fetches; "
                            "ALTER TABLE state_history DROP COLUMN retry_count; "
                            "ALTER TABLE state_history DROP COLUMN requeue_count; "
                            "DROP TABLE metric_points; "
@@ -219,7 +221,9 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 12);
+  EXPECT_EQ((*s)->schema_version(), 13);
+  // Version 13: the price cache.
+  EXPECT_TRUE(store_prices(**s, "Standard_NC6", "", {}, from_micros(1)).ok());
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.
   EXPECT_EQ((*s)->local_run("j", "t")->value().pinned_gpu_ids, "1");
   EXPECT_EQ((*s)->local_run("j", "done")->value().pinned_gpu_ids, "");

@@ -7,6 +7,7 @@
 
 #include "azure/accounts.hpp"
 #include "azure/discovery.hpp"
+#include "azure/prices.hpp"
 #include "azure/storage_accounts.hpp"
 
 #include "core/result.hpp"
@@ -57,6 +58,7 @@ struct Settings {
   std::vector<azure::StorageAccountConfig> storage_accounts;  ///< `storageAccounts`
   PollSettings poll;
   DiscoverySettings discovery;
+  azure::PriceSettings prices;              ///< `prices`: the Retail Prices API, a discount
   std::map<std::string, std::string> keys;  ///< `keys`: action name → key (`stop` → `K`)
   std::vector<PluginSettings> plugins;      ///< `plugins`
   bool mouse = true;                        ///< `mouse`: clicks and the wheel in the TUI

@@ -233,10 +233,23 @@ CREATE TABLE log_marks(
   PRIMARY KEY(account, job_id, task_id, file, end_offset)) WITHOUT ROWID;
 )sql";
 
+// Version 13: VM prices from the Retail Prices API (per size, region and kind, hourly, before any
+// discount) and when each (size, region) was last asked for, region '' meaning every region, so
+// that `trainyard prices` knows whether the cache answers a query and from which date.
+constexpr const char* kSchemaV13 = R"sql(
+CREATE TABLE vm_prices(
+  vm_size TEXT NOT NULL COLLATE NOCASE, region TEXT NOT NULL COLLATE NOCASE, kind TEXT NOT NULL,
+  hourly REAL NOT NULL, currency TEXT NOT NULL, effective_from INTEGER NOT NULL,
+  fetched_at INTEGER NOT NULL, PRIMARY KEY(vm_size, region, kind)) WITHOUT ROWID;
+CREATE TABLE vm_price_fetches(
+  vm_size TEXT NOT NULL COLLATE NOCASE, region TEXT NOT NULL COLLATE NOCASE,
+  fetched_at INTEGER NOT NULL, PRIMARY KEY(vm_size, region)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1, kSchemaV2,  kSchemaV3,  kSchemaV4,
-                                                 kSchemaV5, kSchemaV6,  kSchemaV7,  kSchemaV8,
-                                                 kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12};
+  static const std::vector<const char*> steps = {
+      kSchemaV1, kSchemaV2, kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6, kSchemaV7,
+      kSchemaV8, kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12, kSchemaV13};
   return steps;
 }
 
