@@ -39,6 +39,7 @@ int run_cli(int argc, char** argv) {
   register_sweep(app, st);
   register_metrics(app, st);
   register_storage(app, st);
+  register_outputs(app, st);
   register_prices(app, st);
   try {
     // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.

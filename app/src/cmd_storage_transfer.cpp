@@ -22,21 +22,12 @@ struct Download {
   fs::path to;
 };
 
-// A blob's name below `prefix` as a relative path; refused when it would leave the folder.
-Result<fs::path> relative_path(const std::string& name, const std::string& prefix) {
-  fs::path rel = fs::path(name.substr(prefix.size())).lexically_normal();
-  if (rel.empty() || rel.is_absolute() || *rel.begin() == ".." || rel.filename().empty())
-    return make_error(ErrorKind::Parse,
-                      fmt::format("blob '{}' cannot be a file below the destination", name));
-  return rel;
-}
-
 Result<void> add_prefix(azure::BlobClient& c, const BlobPath& p, const fs::path& dest,
                         std::vector<Download>& out) {
   size_t found = 0;
   auto ok = c.list(p.container, p.path, "", [&](azure::BlobListPage& page) -> Result<void> {
     for (const auto& b : page.blobs) {
-      auto rel = relative_path(b.name, p.path);
+      auto rel = safe_relative_path(b.name, p.path);
       if (!rel) return rel.error();
       out.push_back({{p.container, b.name}, dest / *rel});
       ++found;
@@ -62,7 +53,7 @@ Result<std::vector<Download>> plan_downloads(azure::BlobClient& c,
       if (auto ok = add_prefix(c, *p, dest, out); !ok) return ok.error();
       continue;
     }
-    auto rel = relative_path(p->path, p->path.substr(0, p->path.rfind('/') + 1));
+    auto rel = safe_relative_path(p->path, p->path.substr(0, p->path.rfind('/') + 1));
     if (!rel) return rel.error();
     out.push_back({*p, into_folder ? dest / *rel : dest});
   }

@@ -41,6 +41,7 @@ void register_task(CLI::App& app, CliState& st);
 void register_sweep(CLI::App& app, CliState& st);
 void register_metrics(CLI::App& app, CliState& st);
 void register_storage(CLI::App& app, CliState& st);
+void register_outputs(CLI::App& app, CliState& st);
 void register_prices(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

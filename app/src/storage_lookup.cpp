@@ -55,4 +55,13 @@ Result<BlobPath> parse_blob_path(const std::string& text) {
   return p;
 }
 
+Result<std::filesystem::path> safe_relative_path(const std::string& name,
+                                                 const std::string& prefix) {
+  auto rel = std::filesystem::path(name.substr(prefix.size())).lexically_normal();
+  if (rel.empty() || rel.is_absolute() || *rel.begin() == ".." || rel.filename().empty())
+    return make_error(ErrorKind::Parse,
+                      fmt::format("'{}' cannot be a file below the destination", name));
+  return rel;
+}
+
 }  // namespace trainyard

@@ -2,6 +2,7 @@
 // opening a Blob client for it.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -27,5 +28,10 @@ struct BlobPath {
   std::string path;  ///< a blob name or a prefix; may be empty
 };
 Result<BlobPath> parse_blob_path(const std::string& text);
+
+/// A blob's (or node file's) name below `prefix` as a path relative to a destination folder;
+/// refused (Parse) when it would leave the folder (`../x`, an absolute name) or names a folder.
+Result<std::filesystem::path> safe_relative_path(const std::string& name,
+                                                 const std::string& prefix);
 
 }  // namespace trainyard

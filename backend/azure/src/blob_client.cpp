@@ -12,20 +12,6 @@ namespace trainyard::azure {
 
 namespace {
 
-// A blob name's segments encoded, its slashes kept: the service and the signer both take the path
-// as given, and `a/b.txt` stays readable in messages.
-std::string encode_blob_path(const std::string& blob) {
-  std::string out;
-  size_t start = 0;
-  while (true) {
-    auto slash = blob.find('/', start);
-    out += url_encode(std::string_view(blob).substr(start, slash - start));
-    if (slash == std::string::npos) return out;
-    out += '/';
-    start = slash + 1;
-  }
-}
-
 std::string with_query(std::string url, const Query& query) {
   char sep = '?';
   for (const auto& [k, v] : query) {
@@ -94,7 +80,7 @@ std::unique_ptr<BlobClient> BlobClient::sibling() const {
 
 std::string BlobClient::blob_url(const std::string& container, const std::string& blob) const {
   std::string url = options_.blob_endpoint + "/" + url_encode(container);
-  if (!blob.empty()) url += "/" + encode_blob_path(blob);
+  if (!blob.empty()) url += "/" + url_encode_path(blob);
   return url;
 }
 

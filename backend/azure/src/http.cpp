@@ -118,6 +118,14 @@ std::string url_encode(std::string_view s) {
   return out;
 }
 
+std::string url_encode_path(std::string_view path) {
+  std::string out;
+  size_t start = 0;
+  for (size_t end; (end = path.find('/', start)) != std::string_view::npos; start = end + 1)
+    out += url_encode(path.substr(start, end - start)) + "/";
+  return out + url_encode(path.substr(start));
+}
+
 std::string redact_url(std::string_view url) {
   url = url.substr(0, url.find_first_of("?#"));
   size_t sep = url.find("://");

@@ -52,14 +52,6 @@ Result<void> check_path(const std::string& path) {
   return ok_result();
 }
 
-std::string encode_path(const std::string& path) {
-  std::string out;
-  size_t start = 0;
-  for (size_t end; (end = path.find('/', start)) != std::string::npos; start = end + 1)
-    out += azure::url_encode(std::string_view(path).substr(start, end - start)) + "/";
-  return out + azure::url_encode(std::string_view(path).substr(start));
-}
-
 }  // namespace
 
 Result<void> check_remote_file_ref(const RemoteFileRef& ref) {
@@ -95,9 +87,9 @@ std::string rest_path(const RemoteFileRef& ref) {
   using azure::url_encode;
   if (ref.is_node_file())
     return fmt::format("/pools/{}/nodes/{}/files/{}", url_encode(ref.pool), url_encode(ref.node),
-                       encode_path(ref.path));
+                       azure::url_encode_path(ref.path));
   return fmt::format("/jobs/{}/tasks/{}/files/{}", url_encode(ref.job), url_encode(ref.task),
-                     encode_path(ref.path));
+                     azure::url_encode_path(ref.path));
 }
 
 OffsetKey cache_offset_key(const RemoteFileRef& ref) {

@@ -83,6 +83,10 @@ Result<void> check_url_allowed(std::string_view url);
 /// Percent-encodes a query value or path segment (RFC 3986 unreserved kept).
 std::string url_encode(std::string_view s);
 
+/// Percent-encodes each `/`-separated segment of a path, keeping the slashes (a blob name, a file
+/// on a node).
+std::string url_encode_path(std::string_view path);
+
 /// `url` fit for a message: no user info, query or fragment (a SAS `sig=` lives in the query).
 std::string redact_url(std::string_view url);
 

@@ -1,0 +1,140 @@
+// `trainyard outputs --account A JOB/TASK [--get DIR] [--json]`: everything a Batch task produced,
+// wherever it is, and fetching it.
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "account_lookup.hpp"
+#include "action_util.hpp"
+#include "app/cli.hpp"
+#include "app/context.hpp"
+#include "azure/blob_transfer.hpp"
+#include "cmd_storage.hpp"
+#include "output.hpp"
+#include "progress_line.hpp"
+#include "storage_lookup.hpp"
+#include "task_output_sources.hpp"
+
+namespace trainyard {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct OutputsFlags {
+  std::string account, storage, ref, get;
+  bool json = false;
+};
+
+std::string when(const std::optional<Timestamp>& t) {
+  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
+}
+
+std::string shown_name(const TaskOutput& o) {
+  return o.container.empty() ? o.name : o.container + "/" + o.name;
+}
+
+void print_outputs(const TaskOutputs& found) {
+  out::print("{:<12} {:>10}  {:<20}  {}", "SOURCE", "SIZE", "MODIFIED", "NAME");
+  for (const auto& o : found.items)
+    out::print("{:<12} {:>10}  {:<20}  {}", to_string(o.source), human_size(o.size),
+               when(o.last_modified), shown_name(o));
+}
+
+json outputs_json(const TaskOutputs& found) {
+  json items = json::array();
+  for (const auto& o : found.items)
+    items.push_back({{"source", to_string(o.source)},
+                     {"container", o.container},
+                     {"name", o.name},
+                     {"size", o.size},
+                     {"lastModified", when(o.last_modified)}});
+  return {{"outputs", items}, {"notes", found.notes}};
+}
+
+constexpr int64_t kNodeChunk = int64_t{8} << 20;
+
+// A node file by ranges into `dest` (through a partial file renamed when whole).
+Result<void> get_node_file(azure::BatchClient& batch, const std::string& job,
+                           const std::string& task, const TaskOutput& o, const fs::path& dest) {
+  const std::string path = fmt::format("/jobs/{}/tasks/{}/files/{}", azure::url_encode(job),
+                                       azure::url_encode(task), azure::url_encode_path(o.name));
+  const fs::path part = dest.string() + azure::kPartialSuffix;
+  std::ofstream file(part, std::ios::binary | std::ios::trunc);
+  for (uint64_t at = 0; at < o.size; at += kNodeChunk) {
+    const uint64_t end = std::min<uint64_t>(o.size, at + kNodeChunk) - 1;
+    auto r = batch.call("GET", path, {}, "", {{"ocp-range", fmt::format("bytes={}-{}", at, end)}});
+    if (!r) return make_error(r.error().kind, o.name + ": " + r.error().message);
+    file.write(r->body.data(), static_cast<std::streamsize>(r->body.size()));
+  }
+  file.close();
+  if (!file) return make_error(ErrorKind::Io, part.string() + ": cannot be written");
+  std::error_code ec;
+  fs::rename(part, dest, ec);
+  if (ec) return make_error(ErrorKind::Io, dest.string() + ": " + ec.message());
+  return {};
+}
+
+Result<void> get_one(azure::BatchClient& batch, const std::string& job, const std::string& task,
+                     const TaskOutput& o, const fs::path& dir) {
+  auto rel = safe_relative_path(o.local_name, "");
+  if (!rel) return rel.error();
+  const fs::path dest = dir / *rel;
+  std::error_code ec;
+  fs::create_directories(dest.parent_path(), ec);
+  if (!o.client) return get_node_file(batch, job, task, o, dest);
+  ProgressLine bar(o.name);
+  azure::TransferOptions options;
+  options.progress = [&](uint64_t done, uint64_t total) { bar.update(done, total); };
+  auto r = azure::download_blob(*o.client, o.container, o.name, dest.string(), options);
+  if (!r) return r.error();
+  return {};
+}
+
+int outputs(const CliState& st, const OutputsFlags& f) {
+  auto ref = split_task_ref(f.ref);
+  if (!ref) return report(ref.error());
+  auto ctx = open_context(st.data_dir);
+  if (!ctx) return report(ctx.error());
+  auto account = find_account((*ctx)->settings, f.account);
+  if (!account) return report(account.error());
+  auto batch = open_batch_client(*account, (*ctx)->clock);
+  if (!batch) return report(batch.error());
+  auto found = find_task_outputs((*ctx)->settings, **batch, f.account, f.storage, ref->first,
+                                 ref->second, (*ctx)->clock);
+  if (!found) return report_failure("outputs " + f.ref, found.error());
+  for (const auto& n : found->notes) out::eprint("trainyard: {}", n);
+  if (f.get.empty()) {
+    if (f.json) {
+      out::json(outputs_json(*found));
+    } else {
+      print_outputs(*found);
+    }
+    return kExitOk;
+  }
+  for (const auto& o : found->items) {
+    if (auto ok = get_one(**batch, ref->first, ref->second, o, f.get); !ok)
+      return report_failure("outputs " + f.ref, ok.error());
+    out::print("got {} {} ({})", to_string(o.source), shown_name(o), human_size(o.size));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_outputs(CLI::App& app, CliState& st) {
+  auto f = std::make_shared<OutputsFlags>();
+  auto* c = app.add_subcommand(
+      "outputs", "A Batch task's outputs: node files, outputFiles and File Conventions blobs");
+  c->add_option("--account", f->account, "Batch or emulator account")->required();
+  c->add_option("--storage", f->storage,
+                "Storage account of the job's conventions container (default: autoStorage)");
+  c->add_option("ref", f->ref, "JOB/TASK")->required();
+  c->add_option("--get", f->get, "Download everything into this folder");
+  c->add_flag("--json", f->json, "Print JSON");
+  c->callback([&st, f] { st.action = [&st, f] { return outputs(st, *f); }; });
+}
+
+}  // namespace trainyard

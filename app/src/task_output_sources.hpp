@@ -1,0 +1,47 @@
+// Internal: everything a Batch task produced, wherever it is: its node's files while the node
+// lives, its outputFiles destinations, and the File Conventions blobs in the job's container.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/settings.hpp"
+#include "azure/batch_client.hpp"
+#include "azure/blob_client.hpp"
+#include "core/time.hpp"
+
+namespace trainyard {
+
+/// Where an output was found.
+enum class OutputSource { Node, OutputFiles, Conventions };
+const char* to_string(OutputSource s);
+
+/// One file or blob.
+struct TaskOutput {
+  OutputSource source = OutputSource::Node;
+  std::string name;       ///< node: relative to the task's directory; blobs: the blob name
+  std::string container;  ///< blobs only
+  uint64_t size = 0;
+  std::optional<Timestamp> last_modified;
+  std::string local_name;                     ///< where `--get DIR` puts it, relative to DIR
+  std::shared_ptr<azure::BlobClient> client;  ///< blobs only: the account holding it
+};
+
+/// What was found, and why a source could not be read (the node is gone, no credential for a
+/// destination's account, no storage account for the conventions container).
+struct TaskOutputs {
+  std::vector<TaskOutput> items;
+  std::vector<std::string> notes;
+};
+
+/// Reads every source. `storage_name` picks the storage account for the conventions container
+/// (empty: the Batch account's autoStorage, else the environment's or the only one configured).
+/// Fails only when the task cannot be read.
+Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClient& batch,
+                                      const std::string& account_name,
+                                      const std::string& storage_name, const std::string& job,
+                                      const std::string& task, const Clock& clock);
+
+}  // namespace trainyard
