@@ -34,6 +34,7 @@ timed() {  # NAME then the command: appends "NAME wall_s rss_kib" to $work/times
 }
 for i in $(seq "$runs"); do
   timed ty_upload "$exe" storage put "$work/file.bin" "ty$i"
+  az storage container create --only-show-errors -n "az$i" > /dev/null  # trainyard's put does this
   timed az_upload az storage blob upload --only-show-errors -c "az$i" -n file.bin \
     -f "$work/file.bin" --overwrite
   rm -f "$work/back.bin"

@@ -114,6 +114,7 @@ int outputs(const CliState& st, const OutputsFlags& f) {
     }
     return kExitOk;
   }
+  release_transfer_buffers_when_freed();
   for (const auto& o : found->items) {
     if (auto ok = get_one(**batch, ref->first, ref->second, o, f.get); !ok)
       return report_failure("outputs " + f.ref, ok.error());

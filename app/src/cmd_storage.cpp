@@ -1,6 +1,8 @@
 // `trainyard storage ls|cat|get|put`: containers and blobs of a storage account.
 #include "cmd_storage.hpp"
 
+#include <malloc.h>
+
 #include <thread>
 
 #include <fmt/format.h>
@@ -92,7 +94,15 @@ std::string human_size(uint64_t bytes) {
   return fmt::format("{:.1f} {}", v, kUnits[unit]);
 }
 
+void release_transfer_buffers_when_freed() {
+  // Blocks of several MiB are allocated and freed by each worker thread. glibc would otherwise
+  // raise its mmap threshold past their size after the first free and keep them in per-thread
+  // arenas: the process would hold several times the memory the transfer needs.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+}
+
 Result<std::unique_ptr<StorageSession>> open_storage(const StorageFlags& f) {
+  release_transfer_buffers_when_freed();
   auto settings = load_settings(default_config_path());
   if (!settings) return settings.error();
   auto account = find_storage_account(*settings, f.storage);

@@ -27,6 +27,9 @@ struct StorageSession {
 };
 Result<std::unique_ptr<StorageSession>> open_storage(const StorageFlags& f);
 
+/// Makes freed transfer blocks go back to the system at once (see the .cpp); call before any.
+void release_transfer_buffers_when_freed();
+
 /// `1.5 MiB`: sizes for people (binary units, one decimal from KiB up).
 std::string human_size(uint64_t bytes);
 

@@ -84,12 +84,17 @@ std::string BlobClient::blob_url(const std::string& container, const std::string
   return url;
 }
 
-Result<HttpResponse> BlobClient::attempt(HttpRequest req) {
+Result<HttpResponse> BlobClient::attempt(const HttpRequest& base, std::string& body) {
+  // Signed afresh each time (a SAS credential adds to the query), the body lent, not copied.
+  HttpRequest req = base;
+  req.body.swap(body);
+  Result<void> authorized;
   {
     std::lock_guard lock(*credential_mutex_);
-    if (auto ok = credential_->authorize(req, clock_.now()); !ok) return ok.error();
+    authorized = credential_->authorize(req, clock_.now());
   }
-  auto r = http_->send(req);
+  auto r = authorized ? http_->send(req) : Result<HttpResponse>(authorized.error());
+  body.swap(req.body);
   if (!r)
     return make_error(r.error().kind,
                       fmt::format("{} {}: {}", req.method, redact_url(req.url), r.error().message));
@@ -99,8 +104,10 @@ Result<HttpResponse> BlobClient::attempt(HttpRequest req) {
 Result<HttpResponse> BlobClient::call(HttpRequest req, bool idempotent) {
   if (auto ok = check_url_allowed(req.url); !ok) return ok.error();
   req.timeout = options_.timeout;
+  std::string body = std::move(req.body);
+  req.body.clear();
   for (int n = 1;; ++n) {
-    auto r = attempt(req);
+    auto r = attempt(req, body);
     bool again =
         n <= options_.retry.max_retries && !http_->cancelled() &&
         (r ? is_retryable_status(r->status) : (idempotent || never_reached_server(r.error())));
@@ -212,12 +219,12 @@ Result<BlobRange> BlobClient::read_range(const std::string& container, const std
 }
 
 Result<void> BlobClient::put_block(const std::string& container, const std::string& blob,
-                                   const std::string& block_id, const std::string& data) {
+                                   const std::string& block_id, std::string data) {
   HttpRequest req;
   req.method = "PUT";
   req.url = with_query(blob_url(container, blob), {{"comp", "block"}, {"blockid", block_id}});
   req.headers.emplace_back("Content-MD5", content_md5(data));
-  req.body = data;
+  req.body = std::move(data);
   auto r = call(std::move(req));
   if (!r) return r.error();
   return {};
@@ -243,7 +250,7 @@ Result<void> BlobClient::put_block_list(const std::string& container, const std:
 }
 
 Result<void> BlobClient::put_blob(const std::string& container, const std::string& blob,
-                                  const std::string& data, const std::string& content_type) {
+                                  std::string data, const std::string& content_type) {
   HttpRequest req;
   req.method = "PUT";
   req.url = blob_url(container, blob);
@@ -252,7 +259,7 @@ Result<void> BlobClient::put_blob(const std::string& container, const std::strin
   // Content-MD5 is checked on the way in; x-ms-blob-content-md5 is what the blob keeps.
   req.headers.emplace_back("x-ms-blob-content-md5", content_md5(data));
   if (!content_type.empty()) req.headers.emplace_back("x-ms-blob-content-type", content_type);
-  req.body = data;
+  req.body = std::move(data);
   auto r = call(std::move(req));
   if (!r) return r.error();
   return {};

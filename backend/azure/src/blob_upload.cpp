@@ -33,7 +33,7 @@ class BlockStager {
  public:
   BlockStager(BlobClient& client, const std::string& container, const std::string& blob,
               int parallel)
-      : container_(container), blob_(blob), limit_(static_cast<size_t>(parallel)) {
+      : container_(container), blob_(blob) {
     for (int i = 0; i < parallel; ++i) clients_.push_back(client.sibling());
     for (auto& c : clients_) workers_.emplace_back([this, &c] { work(*c); });
   }
@@ -44,10 +44,11 @@ class BlockStager {
       if (w.joinable()) w.join();
   }
 
-  /// Queues a block, waiting while `parallel` are queued; false once a block has failed.
+  /// Queues a block, waiting while kQueued are queued (read ahead of the workers, enough to keep
+  /// them busy: reading a block takes far less than sending it); false once a block has failed.
   bool push(uint64_t index, std::string data) {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return failed_ || queue_.size() < limit_; });
+    changed_.wait(lock, [&] { return failed_ || queue_.size() < kQueued; });
     if (failed_) return false;
     queue_.emplace_back(index, std::move(data));
     changed_.notify_all();
@@ -88,18 +89,19 @@ class BlockStager {
       ++busy_;
       changed_.notify_all();
       lock.unlock();
-      auto ok = client.put_block(container_, blob_, block_id(index), data);
+      const uint64_t size = data.size();
+      auto ok = client.put_block(container_, blob_, block_id(index), std::move(data));
       lock.lock();
       --busy_;
       if (!ok && !failed_) failed_ = ok.error();
-      if (ok) staged_bytes_ += data.size();
+      if (ok) staged_bytes_ += size;
       changed_.notify_all();
     }
   }
 
   const std::string& container_;
   const std::string& blob_;
-  const size_t limit_;
+  static constexpr size_t kQueued = 2;
   std::vector<std::unique_ptr<BlobClient>> clients_;
   std::vector<std::thread> workers_;
   std::mutex mutex_;
@@ -205,10 +207,11 @@ Result<TransferResult> upload_file(BlobClient& client, const std::string& path,
   }
   auto data = read_block(f.fd, 0, f.size, path);
   if (!data) return data.error();
-  if (auto ok = client.put_blob(container, blob, *data, type); !ok)
+  const std::string md5 = content_md5(*data);
+  if (auto ok = client.put_blob(container, blob, std::move(*data), type); !ok)
     return make_error(ok.error().kind, what + ": " + ok.error().message);
   if (options.progress) options.progress(f.size, f.size);
-  return TransferResult{f.size, 0, content_md5(*data), false};
+  return TransferResult{f.size, 0, md5, false};
 }
 
 }  // namespace trainyard::azure

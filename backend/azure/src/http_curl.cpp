@@ -179,9 +179,19 @@ struct HttpClient::Impl {
       impl->oversized = "body";
       return 0;
     }
+    if (impl->response->body.empty()) impl->reserve_body();
     impl->response->body.append(data, size * count);
     impl->owner.bytes_received_ += size * count;
     return size * count;
+  }
+
+  // A body of a known length is held in one allocation of that size, not in doublings of it
+  // (a block download would otherwise briefly hold twice its size).
+  void reserve_body() {
+    curl_off_t length = -1;
+    if (curl_easy_getinfo(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK &&
+        length > 0 && static_cast<std::size_t>(length) <= max_body)
+      response->body.reserve(static_cast<std::size_t>(length));
   }
 
   static size_t on_header(char* data, size_t size, size_t count, void* self) {

@@ -100,15 +100,15 @@ class BlobClient {
                                uint64_t offset, uint64_t length, const std::string& if_match = "");
   /// Stages one block; its MD5 is sent so the service refuses a block damaged on the way.
   Result<void> put_block(const std::string& container, const std::string& blob,
-                         const std::string& block_id, const std::string& data);
+                         const std::string& block_id, std::string data);
   /// Commits the staged blocks in order as the blob; `content_md5` (base64, optional) is stored
   /// as the blob's MD5 so a later download can check the whole.
   Result<void> put_block_list(const std::string& container, const std::string& blob,
                               const std::vector<std::string>& block_ids,
                               const std::string& content_type, const std::string& content_md5);
   /// Writes a small blob in one request (Content-MD5 checked by the service).
-  Result<void> put_blob(const std::string& container, const std::string& blob,
-                        const std::string& data, const std::string& content_type);
+  Result<void> put_blob(const std::string& container, const std::string& blob, std::string data,
+                        const std::string& content_type);
 
   /// Ends the request in flight and every retry wait; later calls fail with Network.
   void cancel() { http_->cancel(); }
@@ -119,7 +119,7 @@ class BlobClient {
 
  private:
   Result<HttpResponse> call(HttpRequest req, bool idempotent = true);
-  Result<HttpResponse> attempt(HttpRequest req);
+  Result<HttpResponse> attempt(const HttpRequest& base, std::string& body);
   void pause(std::chrono::milliseconds delay) const;
 
   BlobClientOptions options_;
