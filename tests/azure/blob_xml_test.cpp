@@ -91,12 +91,11 @@ TEST(BlobXml, AHeadAnswerHasOnlyTheHeaderCode) {
   r.headers = {{"x-ms-error-code", "BlobNotFound"}};
   auto e = storage_error_from_response(r);
   EXPECT_EQ(e.kind, ErrorKind::NotFound);
-  EXPECT_EQ(e.message, "BlobNotFound: no Storage error in the response (HTTP 404)");
+  EXPECT_EQ(e.message, "BlobNotFound (HTTP 404)");
   r.status = 416;
   r.headers = {};
   EXPECT_EQ(storage_error_from_response(r).kind, ErrorKind::Conflict);
-  EXPECT_EQ(storage_error_from_response(r).message,
-            "HTTP416: no Storage error in the response (HTTP 416)");
+  EXPECT_EQ(storage_error_from_response(r).message, "no Storage error code (HTTP 416)");
 }
 
 TEST(BlobXml, ContentMd5IsBase64OfTheDigest) {

@@ -147,12 +147,13 @@ Error storage_error_from_response(const HttpResponse& r) {
         detail_before_string_to_sign(e.child("AuthenticationErrorDetail").text().as_string());
     if (!detail.empty()) message += " " + detail;
   }
-  if (code.empty()) code = "HTTP" + std::to_string(r.status);
-  if (message.empty()) message = "no Storage error in the response";
   while (!message.empty() && (message.back() == '\r' || message.back() == ' ')) message.pop_back();
+  // A HEAD answer has no body: its code is all there is.
+  std::string what = code.empty() ? "no Storage error code" : code;
+  if (!message.empty()) what += ": " + message;
   auto request_id = r.header("x-ms-request-id");
   return make_error(r.status == 416 ? ErrorKind::Conflict : http_error_kind(r.status),
-                    fmt::format("{}: {} (HTTP {}{}{})", code, message, r.status,
+                    fmt::format("{} (HTTP {}{}{})", what, r.status,
                                 request_id.empty() ? "" : ", request-id ", request_id));
 }
 
