@@ -40,7 +40,15 @@ ROWS = [
     ("10. logs -f at 1 MB/s: delay p99 (1 s beat)", "logs_follow_delay_p99_s", 1, "s"),
     ("    delay max", "logs_follow_delay_max_s", 1, "s"),
     ("    bytes fetched twice", "logs_follow_bytes_fetched_twice", 0, "B"),
-    ("11. fresh-clone CI=true .ci/run (RUN_CI=1)", "ci_fresh_clone_min", 35, "min"),
+    ("11. 1 GiB up to Azurite: trainyard", "storage_upload_ty_mb_s", None, "MB/s"),
+    ("    az storage blob upload", "storage_upload_az_mb_s", None, "MB/s"),
+    ("    peak RSS of that upload: trainyard", "storage_upload_ty_rss_mib", None, "MiB"),
+    ("    peak RSS of that upload: az", "storage_upload_az_rss_mib", None, "MiB"),
+    ("    1 GiB down: trainyard", "storage_download_ty_mb_s", None, "MB/s"),
+    ("    az storage blob download", "storage_download_az_mb_s", None, "MB/s"),
+    ("    peak RSS of that download: trainyard", "storage_download_ty_rss_mib", None, "MiB"),
+    ("    peak RSS of that download: az", "storage_download_az_rss_mib", None, "MiB"),
+    ("12. fresh-clone CI=true .ci/run (RUN_CI=1)", "ci_fresh_clone_min", 35, "min"),
 ]
 
 

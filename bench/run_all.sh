@@ -88,8 +88,13 @@ echo "== 9: full sync of the emulator's 100,000-task job: wall and peak RSS"
 echo "== 10: logs -f of a Batch task writing 1 MB/s (and the TUI following an emulator account)"
 "$REPO/bench/batch_follow_bench.sh" "$BIN" "$IDLE_SECONDS" | tee -a "$RES"
 
+if command -v az >/dev/null 2>&1 && [[ -x $REPO/tests/tools/node_modules/.bin/azurite-blob ]]; then
+  echo "== 11: a 1 GiB file to and from Azurite against az storage blob upload/download"
+  "$REPO/bench/storage_bench.sh" "$BIN" 1024 3 | tee -a "$RES"
+fi
+
 if [[ -n ${RUN_CI:-} ]]; then
-  echo "== 11: fresh-clone CI=true .ci/run"
+  echo "== 12: fresh-clone CI=true .ci/run"
   "$REPO/bench/ci_time.sh" | tee -a "$RES"
 fi
 

@@ -61,6 +61,8 @@ for way in ("upload", "download"):
     print("RESULT storage_%s_az_mb_s %.0f MB/s (median of %d: %s s)" % (
         way, size_mb * 1.048576 / az_s, len(az), ", ".join("%.2f" % w for w, _ in az)))
     print("RESULT storage_%s_speedup %.2f x (az wall / trainyard wall)" % (way, az_s / ty_s))
-    print("RESULT storage_%s_peak_rss_mib trainyard %.1f MiB, az %.1f MiB (largest of each)" % (
-        way, max(r for _, r in ty), max(r for _, r in az)))
+    print("RESULT storage_%s_ty_rss_mib %.1f MiB (largest peak RSS of %d)" % (
+        way, max(r for _, r in ty), len(ty)))
+    print("RESULT storage_%s_az_rss_mib %.1f MiB (largest peak RSS of %d)" % (
+        way, max(r for _, r in az), len(az)))
 PY
