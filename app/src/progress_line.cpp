@@ -11,6 +11,11 @@
 
 namespace trainyard {
 
+namespace {
+// Back to the line's start, and erase it.
+constexpr std::string_view kEraseLine = "\r\x1b[2K";
+}  // namespace
+
 std::string progress_text(const std::string& name, uint64_t done, uint64_t total, double seconds,
                           int width) {
   const double fraction = total == 0 ? 1.0 : static_cast<double>(done) / static_cast<double>(total);
@@ -36,13 +41,13 @@ void ProgressLine::update(uint64_t done_bytes, uint64_t total_bytes) {
   last_ = now;
   shown_ = true;
   const double seconds = std::chrono::duration<double>(now - start_).count();
-  std::fputs("\r\x1b[2K", stderr);
+  out::raw(stderr, kEraseLine);  // our own control sequence; the text after it is sanitized
   out::text(stderr, progress_text(name_, done_bytes, total_bytes, seconds));
 }
 
 void ProgressLine::done() {
   if (!shown_) return;
-  std::fputs("\r\x1b[2K", stderr);
+  out::raw(stderr, kEraseLine);
   std::fflush(stderr);
   shown_ = false;
 }
