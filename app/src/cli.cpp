@@ -41,6 +41,7 @@ int run_cli(int argc, char** argv) {
   register_storage(app, st);
   register_outputs(app, st);
   register_prices(app, st);
+  register_cost(app, st);
   try {
     // Words after `--` are the user's command, verbatim: CLI11 would read `[a,b]` as a list.
     std::vector<std::string> args(argv + 1, argv + argc);

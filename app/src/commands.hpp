@@ -43,5 +43,6 @@ void register_metrics(CLI::App& app, CliState& st);
 void register_storage(CLI::App& app, CliState& st);
 void register_outputs(CLI::App& app, CliState& st);
 void register_prices(CLI::App& app, CliState& st);
+void register_cost(CLI::App& app, CliState& st);
 
 }  // namespace trainyard

@@ -49,11 +49,52 @@ TEST(Accounts, ErrorsNameTheFileAndPointer) {
        "/accounts/0/extra: unknown key"},
       {R"([{"name":"a","endpoint":"https://x","auth":{"keyEnv":"K"}},{"name":"a","endpoint":"https://y","auth":{"keyEnv":"K"}}])",
        "/accounts/1/name: 'a' is defined twice"},
+      {R"([{"name":"a","endpoint":"https://x","auth":{"keyEnv":"K"},"region":7}])",
+       "config.json: /accounts/0/region: expected a string"},
+      {R"([{"name":"a","endpoint":"https://x","auth":{"keyEnv":"K"},"region":"West Europe"}])",
+       "config.json: /accounts/0/region: expected a region name such as westeurope"},
   };
   for (const auto& c : cases) {
     auto r = parse_accounts(json::parse(c.json), "config.json");
     ASSERT_FALSE(r.ok()) << c.json;
     EXPECT_NE(r.error().message.find(c.expected), std::string::npos) << r.error().message;
+  }
+}
+
+AccountConfig account_at(const std::string& endpoint, const std::string& region = "") {
+  AccountConfig a;
+  a.name = "acct";
+  a.endpoint = endpoint;
+  a.region = region;
+  return a;
+}
+
+TEST(Accounts, RegionComesFromConfigElseTheEndpointsHost) {
+  auto parsed = parse_accounts(json::parse(R"([
+    {"name": "a", "endpoint": "http://127.0.0.1:8080", "region": "northeurope", "auth": {"keyEnv": "K"}}
+  ])"),
+                               "config.json");
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ((*parsed)[0].region, "northeurope");
+  EXPECT_EQ(account_region((*parsed)[0]).value(), "northeurope");
+  // `region` wins over the host's.
+  EXPECT_EQ(account_region(account_at("https://acct.westeurope.batch.azure.com", "eastus")).value(),
+            "eastus");
+  EXPECT_EQ(account_region(account_at("https://acct.westeurope.batch.azure.com")).value(),
+            "westeurope");
+  EXPECT_EQ(account_region(account_at("https://Acct.EastUS2.batch.azure.com:443")).value(),
+            "eastus2");
+  EXPECT_EQ(account_region(account_at("https://acct.chinanorth.batch.chinacloudapi.cn")).value(),
+            "chinanorth");
+}
+
+TEST(Accounts, NoRegionIsAnErrorSayingToSetIt) {
+  for (const char* endpoint : {"http://127.0.0.1:8080", "https://batch.example.com",
+                               "https://acct.westeurope.example.com"}) {
+    auto r = account_region(account_at(endpoint));
+    ASSERT_FALSE(r.ok()) << endpoint;
+    EXPECT_NE(r.error().message.find("account 'acct'"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("set \"region\""), std::string::npos) << r.error().message;
   }
 }
 

@@ -254,6 +254,7 @@ TEST_F(FakeArm, PagesSubscriptionsAndAccountsAndSkipsA403Subscription) {
   EXPECT_FALSE(found->accounts[0].config.emulator);
   EXPECT_EQ(found->accounts[0].resource_group, "rg-alpha");
   EXPECT_EQ(found->accounts[0].location, "westeurope");
+  EXPECT_EQ(found->accounts[0].config.region, "westeurope");  // what prices are looked up by
   EXPECT_EQ(found->accounts[1].config.name, "beta");
   EXPECT_EQ(found->accounts[1].config.endpoint, base());  // loopback: the management scheme
   EXPECT_EQ(found->accounts[2].config.name, "gamma");
@@ -364,6 +365,7 @@ TEST_F(DiscoveryCache, IsWrittenPrivatelyAtomicallyAndReadBack) {
   EXPECT_EQ(a.subscription, "sub-a");
   EXPECT_EQ(a.resource_group, "rg");
   EXPECT_EQ(a.location, "westeurope");
+  EXPECT_EQ(a.config.region, "westeurope");
 }
 
 TEST_F(DiscoveryCache, MissingIsEmptyAndMalformedNamesTheFile) {

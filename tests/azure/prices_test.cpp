@@ -121,9 +121,32 @@ TEST(PriceFilter, NamesTheServiceConsumptionSizeAndRegion) {
   EXPECT_EQ(price_filter({kSize, "eastus"}),
             "serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and armSkuName eq "
             "'Standard_NC4as_T4_v3' and armRegionName eq 'eastus'");
+  // Batch reports vmSize in lowercase, but the API's filter values are case-sensitive.
+  EXPECT_EQ(price_filter({"standard_nc4as_t4_v3", "WestEurope"}),
+            "serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and armSkuName eq "
+            "'Standard_NC4as_T4_v3' and armRegionName eq 'westeurope'");
   EXPECT_FALSE(check_price_query({"x' or 1 eq 1 or 'a", ""}).ok());
   EXPECT_FALSE(check_price_query({kSize, "east us"}).ok());
   EXPECT_TRUE(check_price_query({kSize, "eastus"}).ok());
+}
+
+TEST(ArmSkuName, SpellsASizeAsTheApiDoes) {
+  struct Case {
+    const char* given;
+    const char* expected;
+  } cases[] = {
+      {"standard_nc4as_t4_v3", "Standard_NC4as_T4_v3"},
+      {"Standard_NC4as_T4_v3", "Standard_NC4as_T4_v3"},
+      {"STANDARD_D2S_V3", "Standard_D2s_v3"},
+      {"standard_ds3_v2", "Standard_DS3_v2"},
+      {"standard_nc24ads_a100_v4", "Standard_NC24ads_A100_v4"},
+      {"standard_nd96isr_mi300x_v5", "Standard_ND96isr_MI300X_v5"},
+      {"standard_e64-32s_v3", "Standard_E64-32s_v3"},
+      {"standard_m128ms", "Standard_M128ms"},
+      {"standard_d2_v2_promo", "Standard_D2_v2_Promo"},
+      {"basic_a0", "Basic_A0"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(arm_sku_name(c.given), c.expected) << c.given;
 }
 
 PriceClientOptions fast(const std::string& endpoint) {

@@ -100,8 +100,8 @@ std::optional<Error> check_color(const std::string& color, const std::string& co
 
 Result<AccountConfig> parse_account(const json& a, const std::string& source,
                                     const std::string& ptr) {
-  static const char* const kKeys[] = {"name",   "kind",  "endpoint", "auth",       "readonly",
-                                      "colour", "color", "cacert",   "autoStorage"};
+  static const char* const kKeys[] = {"name",   "kind",  "endpoint", "auth",        "readonly",
+                                      "colour", "color", "cacert",   "autoStorage", "region"};
   if (!a.is_object()) return at(source, ptr, "expected an object");
   if (auto e = unknown_key(a, kKeys, source, ptr)) return *e;
   AccountConfig acc;
@@ -113,9 +113,13 @@ Result<AccountConfig> parse_account(const json& a, const std::string& source,
       !opt_string(a, "colour", colour, source, ptr, err) ||
       !opt_string(a, "color", acc.color, source, ptr, err) ||
       !opt_string(a, "cacert", acc.cacert, source, ptr, err) ||
-      !opt_string(a, "autoStorage", acc.auto_storage, source, ptr, err)) {
+      !opt_string(a, "autoStorage", acc.auto_storage, source, ptr, err) ||
+      !opt_string(a, "region", acc.region, source, ptr, err)) {
     return err;
   }
+  if (!acc.region.empty() && !is_region_name(acc.region))
+    return at(source, ptr + "/region",
+              "expected a region name such as westeurope (lowercase letters and digits)");
   if (acc.name.empty()) return at(source, ptr + "/name", "required");
   if (auto e = check_color(acc.color, colour, source, ptr)) return *e;
   if (acc.color.empty()) acc.color = colour;

@@ -271,6 +271,7 @@ Result<DiscoveredAccount> to_account(const json& a, const std::string& subscript
   d.subscription = subscription;
   d.resource_group = first_line_for_message(resource_group_of(json_string(a, "id")), 90);
   d.location = first_line_for_message(json_string(a, "location"), 64);
+  if (is_region_name(d.location)) d.config.region = d.location;
   if (has_props) d.quotas = quotas_of(*props);
   return d;
 }
@@ -461,6 +462,7 @@ Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
   d.subscription = json_string(e, "subscription");
   d.resource_group = json_string(e, "resourceGroup");
   d.location = json_string(e, "location");
+  if (is_region_name(d.location)) d.config.region = d.location;
   if (auto q = e.find("quotas"); q != e.end() && q->is_object()) d.quotas = quotas_of(*q);
   return d;
 }

@@ -159,8 +159,8 @@ std::string price_filter(const PriceQuery& q) {
   std::string f =
       "serviceName eq 'Virtual Machines' and priceType eq 'Consumption' and "
       "armSkuName eq " +
-      quoted(q.vm_size);
-  if (!q.region.empty()) f += " and armRegionName eq " + quoted(q.region);
+      quoted(arm_sku_name(q.vm_size));
+  if (!q.region.empty()) f += " and armRegionName eq " + quoted(ascii_lowercase(q.region));
   return f;
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,8 @@ struct AccountConfig {
   std::string cacert;        ///< extra CA bundle for this endpoint
   std::string color;         ///< `color` (or `colour`): the TUI's band for it (`red`); empty: none
   std::string auto_storage;  ///< `autoStorage`: the name of one of config.json's storageAccounts
+  std::string
+      region;  ///< `region` (`westeurope`), or the management plane's location; may be empty
   AccountOrigin origin = AccountOrigin::Config;
 };
 
@@ -65,6 +68,14 @@ Result<std::vector<AccountConfig>> parse_accounts(const nlohmann::json& accounts
 /// Parses an account's `auth` object at `ptr` (also used for storage accounts).
 Result<AuthConfig> parse_account_auth(const nlohmann::json& auth, const std::string& source,
                                       const std::string& ptr);
+
+/// The account's Azure region (`westeurope`, as the Retail Prices API's armRegionName): its
+/// `region`, else the second label of a Batch endpoint's host (`acct.westeurope.batch.azure.com`);
+/// else an error saying to set `region` on the account in config.json.
+Result<std::string> account_region(const AccountConfig& account);
+
+/// True for a region name as Azure spells it for machines: lowercase letters and digits.
+bool is_region_name(std::string_view name);
 
 /// True when a parsed account set holds a secret inline (the file must then be private).
 bool holds_inline_secret(const std::vector<AccountConfig>& accounts);

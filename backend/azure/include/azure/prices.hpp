@@ -39,7 +39,14 @@ struct PriceQuery {
 /// A size or region fit for a filter (letters, digits, `_`, `-`); a Usage error otherwise.
 Result<void> check_price_query(const PriceQuery& q);
 
-/// The `$filter` for a query: Virtual Machines, consumption prices, the size, and the region
+/// `vm_size` spelled as the API's armSkuName (`standard_nc4as_t4_v3`, as Batch reports pool
+/// sizes, reads `Standard_NC4as_T4_v3`): the tier capitalized, the family's letters before its
+/// digits upper case and its feature letters after them lower case, a version (`v3`) lower case,
+/// other parts (an accelerator, `A100`) upper case, `Promo` capitalized.
+std::string arm_sku_name(std::string_view vm_size);
+
+/// The `$filter` for a query (the size as arm_sku_name spells it, the region in lower case, as the
+/// API compares case-sensitively): Virtual Machines, consumption prices, the size, and the region
 /// when given.
 std::string price_filter(const PriceQuery& q);
 
