@@ -8,6 +8,7 @@
 #include "azure/batch_client.hpp"
 #include "azure/blob_client.hpp"
 #include "azure/retry.hpp"
+#include "signing.hpp"
 
 namespace trainyard::azure {
 
@@ -22,34 +23,10 @@ Result<pugi::xml_document> load_xml(std::string_view xml) {
   return doc;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// A name the service could not put in XML as it is comes percent-encoded, marked Encoded="true".
-std::string percent_decoded(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const bool escape = s[i] == '%' && i + 2 < s.size();
-    const int hi = escape ? hex_value(s[i + 1]) : -1;
-    const int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
-    if (lo < 0) {
-      out += s[i];
-      continue;
-    }
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
-  return out;
-}
-
 std::string name_of(const pugi::xml_node& item) {
   auto name = item.child("Name");
   std::string text = name.text().as_string();
-  return name.attribute("Encoded").as_bool() ? percent_decoded(text) : text;
+  return name.attribute("Encoded").as_bool() ? signing::percent_decode(text) : text;
 }
 
 Result<uint64_t> content_length(const pugi::xml_node& props, const std::string& blob) {

@@ -38,23 +38,6 @@ int hex_value(char c) {
   return -1;
 }
 
-// Percent-decoding as the server does it; `+` stays `+` (url_encode never emits it for a space),
-// and a malformed escape is kept as written.
-std::string percent_decode(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    int hi = (s[i] == '%' && i + 2 < s.size()) ? hex_value(s[i + 1]) : -1;
-    int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
-    if (lo < 0) {
-      out += s[i];
-      continue;
-    }
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
-  return out;
-}
-
 struct UrlParts {
   std::string_view path;   // as sent, still percent-encoded
   std::string_view query;  // without the `?`
@@ -73,6 +56,23 @@ UrlParts split_url(std::string_view url) {
 }
 
 }  // namespace
+
+// Percent-decoding as the server does it; `+` stays `+` (url_encode never emits it for a space),
+// and a malformed escape is kept as written.
+std::string percent_decode(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    int hi = (s[i] == '%' && i + 2 < s.size()) ? hex_value(s[i + 1]) : -1;
+    int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
+    if (lo < 0) {
+      out += s[i];
+      continue;
+    }
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return out;
+}
 
 std::string uppercase(std::string_view s) {
   std::string out(s);

@@ -11,6 +11,10 @@
 
 namespace trainyard::azure::signing {
 
+/// Percent-decoding as the server does it: `+` stays `+`, and a malformed escape is kept as
+/// written.
+std::string percent_decode(std::string_view s);
+
 /// `s` with ASCII lowercase letters raised.
 std::string uppercase(std::string_view s);
 
