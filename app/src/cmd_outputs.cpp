@@ -28,10 +28,6 @@ struct OutputsFlags {
   bool json = false;
 };
 
-std::string when(const std::optional<Timestamp>& t) {
-  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
-}
-
 std::string shown_name(const TaskOutput& o) {
   return o.container.empty() ? o.name : o.container + "/" + o.name;
 }
@@ -40,7 +36,7 @@ void print_outputs(const TaskOutputs& found) {
   out::print("{:<12} {:>10}  {:<20}  {}", "SOURCE", "SIZE", "MODIFIED", "NAME");
   for (const auto& o : found.items)
     out::print("{:<12} {:>10}  {:<20}  {}", to_string(o.source), human_size(o.size),
-               when(o.last_modified), shown_name(o));
+               listing_time(o.last_modified), shown_name(o));
 }
 
 json outputs_json(const TaskOutputs& found) {
@@ -50,7 +46,7 @@ json outputs_json(const TaskOutputs& found) {
                      {"container", o.container},
                      {"name", o.name},
                      {"size", o.size},
-                     {"lastModified", when(o.last_modified)}});
+                     {"lastModified", listing_time(o.last_modified)}});
   return {{"outputs", items}, {"notes", found.notes}};
 }
 
@@ -102,7 +98,7 @@ int outputs(const CliState& st, const OutputsFlags& f) {
   if (!account) return report(account.error());
   auto batch = open_batch_client(*account, (*ctx)->clock);
   if (!batch) return report(batch.error());
-  auto found = find_task_outputs((*ctx)->settings, **batch, f.account, f.storage, ref->first,
+  auto found = find_task_outputs((*ctx)->settings, **batch, *account, f.storage, ref->first,
                                  ref->second, (*ctx)->clock);
   if (!found) return report_failure("outputs " + f.ref, found.error());
   for (const auto& n : found->notes) out::eprint("trainyard: {}", n);

@@ -20,10 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string when(const std::optional<Timestamp>& t) {
-  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
-}
-
 // A prefix without its trailing slash that names a folder lists the folder (as `ls dir` does).
 Result<std::string> listed_prefix(azure::BlobClient& c, const BlobPath& p) {
   if (p.path.empty() || p.path.ends_with('/')) return p.path;
@@ -54,7 +50,7 @@ json listing_json(const azure::BlobListPage& page) {
     out.push_back({{"name", b.name},
                    {"folder", false},
                    {"size", b.size},
-                   {"lastModified", when(b.last_modified)},
+                   {"lastModified", listing_time(b.last_modified)},
                    {"contentType", b.content_type},
                    {"contentMD5", b.content_md5}});
   return out;
@@ -63,7 +59,7 @@ json listing_json(const azure::BlobListPage& page) {
 void print_listing(const azure::BlobListPage& page) {
   for (const auto& p : page.prefixes) out::print("{:>10}  {:<20}  {}", "DIR", "", p);
   for (const auto& b : page.blobs)
-    out::print("{:>10}  {:<20}  {}", human_size(b.size), when(b.last_modified), b.name);
+    out::print("{:>10}  {:<20}  {}", human_size(b.size), listing_time(b.last_modified), b.name);
 }
 
 int list_containers(azure::BlobClient& c, bool as_json) {
@@ -72,15 +68,19 @@ int list_containers(azure::BlobClient& c, bool as_json) {
   if (as_json) {
     json out = json::array();
     for (const auto& k : *containers)
-      out.push_back({{"name", k.name}, {"lastModified", when(k.last_modified)}});
+      out.push_back({{"name", k.name}, {"lastModified", listing_time(k.last_modified)}});
     out::json(out);
     return kExitOk;
   }
-  for (const auto& k : *containers) out::print("{:<20}  {}", when(k.last_modified), k.name);
+  for (const auto& k : *containers) out::print("{:<20}  {}", listing_time(k.last_modified), k.name);
   return kExitOk;
 }
 
 }  // namespace
+
+std::string listing_time(const std::optional<Timestamp>& t) {
+  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
+}
 
 std::string human_size(uint64_t bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -30,6 +30,9 @@ Result<std::unique_ptr<StorageSession>> open_storage(const StorageFlags& f);
 /// Makes freed transfer blocks go back to the system at once (see the .cpp); call before any.
 void release_transfer_buffers_when_freed();
 
+/// `2026-11-27T06:00:01Z` (UTC, to the second), or empty: the times listings show.
+std::string listing_time(const std::optional<Timestamp>& t);
+
 /// `1.5 MiB`: sizes for people (binary units, one decimal from KiB up).
 std::string human_size(uint64_t bytes);
 

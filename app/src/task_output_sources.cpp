@@ -1,8 +1,9 @@
 #include "task_output_sources.hpp"
 
+#include <map>
+
 #include <fmt/format.h>
 
-#include "account_lookup.hpp"
 #include "azure/parse.hpp"
 #include "azure/task_outputs.hpp"
 #include "storage_lookup.hpp"
@@ -28,23 +29,22 @@ struct Finder {
   azure::BatchClient& batch;
   const Clock& clock;
   TaskOutputs out;
-  // Clients opened so far, by Blob endpoint, so that each account's secret is resolved once.
-  std::vector<std::shared_ptr<azure::BlobClient>> clients;
+  // Clients by storage account name (null where opening failed, already noted), so that each
+  // account's secret is resolved once however many sources ask for it.
+  std::map<std::string, std::shared_ptr<azure::BlobClient>> clients;
 
   std::shared_ptr<azure::BlobClient> open(const azure::StorageAccountConfig& account) {
+    if (auto it = clients.find(account.name); it != clients.end()) return it->second;
     auto c = open_blob_client(account, clock);
-    if (!c) {
+    if (!c)
       out.notes.push_back(fmt::format("storage account '{}': {}", account.name, c.error().message));
-      return nullptr;
-    }
-    clients.push_back(std::shared_ptr<azure::BlobClient>(std::move(*c)));
-    return clients.back();
+    auto& slot = clients[account.name];
+    if (c) slot = std::shared_ptr<azure::BlobClient>(std::move(*c));
+    return slot;
   }
 
-  // The configured account whose Blob endpoint is `endpoint`.
+  // The known account (config.json's or the environment's) whose Blob endpoint is `endpoint`.
   std::shared_ptr<azure::BlobClient> client_for(const std::string& endpoint) {
-    for (const auto& c : clients)
-      if (c->endpoint() == endpoint) return c;
     std::vector<azure::StorageAccountConfig> known = settings.storage_accounts;
     if (auto env = azure::storage_account_from_environment(azure::environment_map()))
       known.push_back(*env);
@@ -98,15 +98,11 @@ struct Finder {
 };
 
 std::optional<azure::StorageAccountConfig> conventions_account(const Settings& settings,
-                                                               const std::string& account_name,
+                                                               const azure::AccountConfig& account,
                                                                const std::string& storage_name,
                                                                std::vector<std::string>& notes) {
-  std::string name = storage_name;
-  if (name.empty()) {
-    auto account = find_account(settings, account_name);
-    if (account) name = account->auto_storage;
-  }
-  auto found = find_storage_account(settings, name);
+  auto found =
+      find_storage_account(settings, storage_name.empty() ? account.auto_storage : storage_name);
   if (found) return *found;
   notes.push_back("conventions container: " + found.error().message +
                   " (or set autoStorage on the Batch account)");
@@ -116,7 +112,7 @@ std::optional<azure::StorageAccountConfig> conventions_account(const Settings& s
 }  // namespace
 
 Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClient& batch,
-                                      const std::string& account_name,
+                                      const azure::AccountConfig& account,
                                       const std::string& storage_name, const std::string& job,
                                       const std::string& task, const Clock& clock) {
   auto r = batch.call(
@@ -124,13 +120,13 @@ Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClie
   if (!r) return r.error();
   auto body = azure::parse_json_body(r->body);
   if (!body) return body.error();
-  auto t = azure::parse_task(*body, account_name, job);
+  auto t = azure::parse_task(*body, account.name, job);
   if (!t) return t.error();
   Finder f{settings, batch, clock, {}, {}};
   f.node_files(job, task);
   f.output_files(*t);
-  if (auto account = conventions_account(settings, account_name, storage_name, f.out.notes)) {
-    if (auto c = f.open(*account))
+  if (auto storage = conventions_account(settings, account, storage_name, f.out.notes)) {
+    if (auto c = f.open(*storage))
       f.add_blobs(OutputSource::Conventions, c, azure::job_output_container(job),
                   azure::task_output_prefix(task));
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/settings.hpp"
+#include "azure/accounts.hpp"
 #include "azure/batch_client.hpp"
 #include "azure/blob_client.hpp"
 #include "core/time.hpp"
@@ -40,7 +41,7 @@ struct TaskOutputs {
 /// (empty: the Batch account's autoStorage, else the environment's or the only one configured).
 /// Fails only when the task cannot be read.
 Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClient& batch,
-                                      const std::string& account_name,
+                                      const azure::AccountConfig& account,
                                       const std::string& storage_name, const std::string& job,
                                       const std::string& task, const Clock& clock);
 

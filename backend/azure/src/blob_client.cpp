@@ -1,12 +1,11 @@
 // Blob service requests: each signed afresh per attempt and retried as the Batch client's are.
 #include "azure/blob_client.hpp"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
 #include "azure/batch_client.hpp"
 #include "blob_files.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 
@@ -25,20 +24,14 @@ std::string with_query(std::string url, const Query& query) {
 std::optional<uint64_t> total_from_content_range(std::string_view range) {
   auto slash = range.rfind('/');
   if (slash == std::string_view::npos) return std::nullopt;
-  auto total = range.substr(slash + 1);
-  uint64_t n = 0;
-  auto [end, ec] = std::from_chars(total.data(), total.data() + total.size(), n);
-  if (ec != std::errc() || end != total.data() + total.size()) return std::nullopt;
-  return n;
+  return detail::size_value(range.substr(slash + 1));
 }
 
 Result<uint64_t> header_size(const HttpResponse& r, std::string_view name) {
   std::string text = r.header(name);
-  uint64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    return make_error(ErrorKind::Parse, fmt::format("{} \"{}\" is not a size", name, text));
-  return n;
+  auto n = detail::size_value(text);
+  if (!n) return make_error(ErrorKind::Parse, fmt::format("{} \"{}\" is not a size", name, text));
+  return *n;
 }
 
 BlobProperties properties_from_headers(const HttpResponse& r, std::string name) {

@@ -1,6 +1,5 @@
 // The Blob service's XML answers: List Blobs, List Containers and the error body.
 #include <cctype>
-#include <charconv>
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -8,6 +7,7 @@
 #include "azure/batch_client.hpp"
 #include "azure/blob_client.hpp"
 #include "azure/retry.hpp"
+#include "parse_values.hpp"
 #include "signing.hpp"
 
 namespace trainyard::azure {
@@ -31,12 +31,11 @@ std::string name_of(const pugi::xml_node& item) {
 
 Result<uint64_t> content_length(const pugi::xml_node& props, const std::string& blob) {
   std::string_view text = props.child("Content-Length").text().as_string();
-  uint64_t n = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+  auto n = detail::size_value(text);
+  if (!n)
     return make_error(ErrorKind::Parse,
                       fmt::format("blob \"{}\": Content-Length \"{}\" is not a size", blob, text));
-  return n;
+  return *n;
 }
 
 Result<BlobProperties> blob_of(const pugi::xml_node& item) {

@@ -1,6 +1,7 @@
 // JsonFields: typed member reads that name the JSON pointer of whatever is wrong.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <climits>
 #include <cstdint>
 
@@ -133,6 +134,13 @@ Result<void> append_id_range(int start, int end, std::vector<std::string>& ids) 
   }
   for (std::int64_t id = start; id <= end; ++id) ids.push_back(std::to_string(id));
   return {};
+}
+
+std::optional<std::uint64_t> size_value(std::string_view text) {
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return n;
 }
 
 }  // namespace detail

@@ -26,6 +26,10 @@ Result<std::optional<Duration>> duration_value(std::string_view text);
 Result<int> int_value(std::optional<std::uint64_t> unsigned_value,
                       std::optional<std::int64_t> signed_value);
 
+/// A byte count written as decimal digits only (Content-Length, a range's total); nullopt for
+/// anything else, a sign or spaces included.
+std::optional<std::uint64_t> size_value(std::string_view text);
+
 /// Appends the task ids start..end of one dependsOn taskIdRanges entry to `ids`; an end before the
 /// start, or more than 100,000 ids in all (Batch allows ranges of any width, and a hostile or
 /// broken `{"start":1,"end":2000000000}` must not take gigabytes), is an error.

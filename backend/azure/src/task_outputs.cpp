@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 #include <fmt/format.h>
 
 #include "azure/storage_accounts.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 
@@ -74,11 +74,7 @@ std::string hashed_name(const std::string& id) {
 std::optional<uint64_t> content_length(const nlohmann::json& v) {
   if (v.is_number_unsigned()) return v.get<uint64_t>();
   if (!v.is_string()) return std::nullopt;
-  const auto& s = v.get_ref<const std::string&>();
-  uint64_t n = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return n;
+  return detail::size_value(v.get_ref<const std::string&>());
 }
 
 }  // namespace
