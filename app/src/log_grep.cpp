@@ -35,7 +35,7 @@ Result<GrepPattern> parse_grep_pattern(const std::string& text) {
   }
   p.text = text.substr(1, text.size() - 2);
   p.regex = true;
-  auto re = PosixRegex::compile(p.text, false);
+  auto re = UserRegex::compile(p.text, false);
   if (!re)
     return make_error(ErrorKind::Usage,
                       fmt::format("grep: bad regex /{}/: {}", p.text, re.error().message));

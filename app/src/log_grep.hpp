@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "posix_regex.hpp"
+#include "user_regex.hpp"
 
 namespace trainyard {
 
@@ -15,10 +15,10 @@ namespace trainyard {
 struct GrepPattern {
   std::string text;  ///< as typed, without the slashes of a regex
   bool regex = false;
-  std::shared_ptr<const PosixRegex> re;  ///< when `regex`
+  std::shared_ptr<const UserRegex> re;  ///< when `regex`
 };
 
-/// `loss` (plain text, ASCII case ignored) or `/loss=0\.[0-4]/` (a POSIX extended regex, case
+/// `loss` (plain text, ASCII case ignored) or `/loss=0\.[0-4]/` (an RE2 regex, user_regex.hpp, case
 /// as written, as the filter's); a Usage error for an empty pattern or a regex that does not
 /// compile.
 Result<GrepPattern> parse_grep_pattern(const std::string& text);

@@ -73,7 +73,7 @@ Result<FilterTerm> regex_term(FilterTerm t, std::string pattern) {
     if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] == '/') ++i;
     unescaped += pattern[i];
   }
-  auto re = PosixRegex::compile(unescaped, true);
+  auto re = UserRegex::compile(unescaped, true);
   if (!re)
     return make_error(ErrorKind::Usage,
                       std::string(kBadFilter) + "regex /" + pattern + "/: " + re.error().message);

@@ -2,8 +2,8 @@
 //   text        the row's text contains it (ASCII case ignored)
 //   field:v     the column `field` is v (`state:failed`); v may be `*`/`?` glob (`pool:gpu*`),
 //               or compare numbers (`exit:!=0`, `exit:>1`, `try:<=2`)
-//   /regex/     the row's text matches the POSIX extended regex (case ignored; glibc's matcher
-//               takes polynomial time, so a typed pattern cannot hang the reader)
+//   /regex/     the row's text matches the regex (RE2 syntax, case ignored; matching is linear
+//               in the row, so a typed pattern cannot hang the reader)
 //   !term       the term does not hold
 #pragma once
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "posix_regex.hpp"
+#include "user_regex.hpp"
 
 namespace trainyard {
 
@@ -26,12 +26,12 @@ enum class FilterOp { Eq, Ne, Lt, Le, Gt, Ge, Glob };
 struct FilterTerm {
   enum class Kind { Text, Field, Regex };
   Kind kind = Kind::Text;
-  bool negate = false;                      ///< `!` prefix
-  std::string field;                        ///< Field: the column id, lower case
-  FilterOp op = FilterOp::Eq;               ///< Field: the comparison
-  std::string value;                        ///< Text: the needle; Field: the operand
-  std::string raw;                          ///< the term as typed, without `!`
-  std::shared_ptr<const PosixRegex> regex;  ///< Regex: the compiled pattern
+  bool negate = false;                     ///< `!` prefix
+  std::string field;                       ///< Field: the column id, lower case
+  FilterOp op = FilterOp::Eq;              ///< Field: the comparison
+  std::string value;                       ///< Text: the needle; Field: the operand
+  std::string raw;                         ///< the term as typed, without `!`
+  std::shared_ptr<const UserRegex> regex;  ///< Regex: the compiled pattern
 };
 
 /// A parsed filter: every term must hold.
