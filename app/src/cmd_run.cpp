@@ -19,6 +19,7 @@ namespace {
 
 struct RunOptions {
   std::string account, job = "default", id, name, gpu_ids, max_wall, workdir, pool, coordination;
+  UploadFlags upload;
   int gpus = 1, retries = 0, instances = 1;
   std::vector<std::string> after, command;
 };
@@ -82,7 +83,8 @@ int run_batch_command(const CliState& st, const RunOptions& o) {
                              "own GPUs and runs in the task's directory"));
   RunBatchRequest r{
       o.account, o.job,     o.id,         o.name,  o.pool,      shell_quote(o.command),
-      o.gpus,    o.retries, std::nullopt, o.after, o.instances, o.coordination};
+      o.gpus,    o.retries, std::nullopt, o.after, o.instances, o.coordination,
+      o.upload};
   if (!o.max_wall.empty()) {
     auto d = parse_human_duration(o.max_wall);
     if (!d) return report(make_error(ErrorKind::Usage, "--max-wall: " + d.error().message));
@@ -101,6 +103,10 @@ int run_command(const CliState& st, RunOptions o) {
   if (!o.account.empty() && o.account != kLocalAccount) return run_batch_command(st, o);
   if (!o.pool.empty())
     return report(make_error(ErrorKind::Usage, "--pool is for Batch accounts (--account A)"));
+  if (!o.upload.dir.empty() || !o.upload.storage.empty())
+    return report(make_error(ErrorKind::Usage,
+                             "--upload and --storage are for Batch accounts (--account A): a "
+                             "local run reads its files where they are"));
   auto req = to_request(o);
   if (!req) return report(req.error());
   auto ctx = open_context(st.data_dir);
@@ -135,6 +141,7 @@ void register_run(CLI::App& app, CliState& st) {
   cmd->add_option("--coordination", o->coordination,
                   "Multi-instance: shell command every instance runs first");
   cmd->add_option("--workdir", o->workdir, "Working directory (default: the current one)");
+  add_upload_options(cmd, o->upload);
   cmd->add_option("command", o->command, "The command, after --");
   cmd->callback([&st, o] { st.action = [&st, o] { return run_command(st, *o); }; });
 }

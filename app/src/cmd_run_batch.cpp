@@ -74,6 +74,14 @@ int run_on_batch(const CliState& st, const RunBatchRequest& r) {
   if (!body) return report(body.error());
   auto s = open_action(st, r.account, "run", ActionKind::Change);
   if (!s) return report(s.error());
+  if (!r.upload.dir.empty()) {
+    // Before the job: without a storage account nothing is created.
+    auto inputs = prepare_task_inputs(s->ctx->settings, s->account, r.upload, r.job,
+                                      upload_lifetime(r.max_wall), s->ctx->clock);
+    if (!inputs) return report_failure("run --upload", inputs.error());
+    out::eprint("trainyard: {}", inputs_line(*inputs));
+    attach_task_inputs(*body, *inputs);
+  }
   if (auto ok = ensure_job(*s, r); !ok) return report_failure("run", ok.error());
   const std::string id = (*body)["id"].get<std::string>();
   if (auto added = azure::add_tasks(*s->client, r.job, {*body}); !added)

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "core/time.hpp"
+#include "task_inputs.hpp"
 
 namespace trainyard {
 
@@ -20,9 +21,11 @@ struct RunBatchRequest {
   std::vector<std::string> after;  ///< JOB/TASK of the same job
   int instances = 1;               ///< multiInstanceSettings.numberOfInstances
   std::string coordination;        ///< multiInstanceSettings.coordinationCommandLine
+  UploadFlags upload;              ///< `--upload DIR`: inputs and outputs through storage
 };
 
-/// Adds the task (creating the job on `pool` when it does not exist); prints `JOB/TASK`.
+/// Adds the task (creating the job on `pool` when it does not exist), its inputs sent first with
+/// `upload`; prints `JOB/TASK`.
 int run_on_batch(const CliState& st, const RunBatchRequest& r);
 
 }  // namespace trainyard

@@ -23,6 +23,7 @@ struct SubmitOptions {
   std::string file, account, pool, job_id, mount_root;
   int pool_nodes = 0;
   bool dry_run = false, json = false, no_container = false;
+  UploadFlags upload;
 };
 
 bool is_local(const SubmitOptions& o) {
@@ -124,10 +125,19 @@ int submit_command(const CliState& st, const SubmitOptions& o) {
   if (o.no_container && !is_local(o))
     return report(make_error(ErrorKind::Usage,
                              "--no-container is for the local account: Batch nodes run the image"));
+  if (is_local(o) && (!o.upload.dir.empty() || !o.upload.storage.empty()))
+    return report(make_error(ErrorKind::Usage,
+                             "--upload and --storage are for Batch accounts (--account A): a "
+                             "local run reads its files where they are"));
   auto specs = spec::load_job_specs(o.file, load_options(st, o));
   if (!specs) return report(make_error(ErrorKind::Usage, specs.error().message));
-  if (o.dry_run) return dry_run(st, o, *specs);
-  if (!is_local(o)) return submit_to_batch(st, o.account, *specs);
+  if (o.dry_run) {
+    if (!o.upload.dir.empty())
+      out::eprint("trainyard: note: --upload {} is sent only by a submit without --dry-run",
+                  o.upload.dir);
+    return dry_run(st, o, *specs);
+  }
+  if (!is_local(o)) return submit_to_batch(st, o.account, *specs, o.upload);
   return submit_local(st, o, *specs);
 }
 
@@ -149,6 +159,7 @@ void register_submit(CLI::App& app, CliState& st) {
                   "Nodes of the pool, for Shipyard's pool_current_* counts");
   cmd->add_flag("--no-container", o->no_container,
                 "Run container tasks' commands on this machine, without docker or podman");
+  add_upload_options(cmd, o->upload);
   cmd->add_flag("--dry-run", o->dry_run,
                 "Create nothing; print what would be created and warn of what would fail");
   cmd->add_flag("--json", o->json,

@@ -4,6 +4,7 @@
 #include "cmd_submit_batch.hpp"
 
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -64,7 +65,7 @@ Result<std::vector<JobBodies>> submit_bodies(const std::vector<spec::JobSpec>& s
 }
 
 Result<JobSent> send_job(azure::BatchClient& client, const spec::JobSpec& spec,
-                         const JobBodies& bodies) {
+                         const JobBodies& bodies, const TaskInputs* inputs) {
   JobSent sent{bodies.first.value("id", "")};
   auto tasks = bodies.second;
   auto created = azure::create_job(client, bodies.first);
@@ -74,6 +75,8 @@ Result<JobSent> send_job(azure::BatchClient& client, const spec::JobSpec& spec,
     if (!missing) return missing.error();
     tasks = std::move(*missing);
   }
+  if (inputs)
+    for (auto& t : tasks) attach_task_inputs(t, *inputs);
   sent.missing = tasks.size();
   auto added = azure::add_tasks(client, sent.job, tasks);
   if (!added) return added.error();
@@ -88,15 +91,23 @@ std::string sent_line(const JobSent& sent) {
 }
 
 int submit_to_batch(const CliState& st, const std::string& account,
-                    const std::vector<spec::JobSpec>& specs) {
+                    const std::vector<spec::JobSpec>& specs, const UploadFlags& upload) {
   auto all = submit_bodies(specs);
   if (!all) return report(all.error());
   auto session = open_action(st, account, "submit", ActionKind::Change);
   if (!session) return report(session.error());
   for (size_t i = 0; i < specs.size(); ++i) {
     const JobBodies& bodies = (*all)[i];
-    auto sent = send_job(*session->client, specs[i], bodies);
     const std::string id = bodies.first.value("id", "");
+    std::optional<TaskInputs> inputs;
+    if (!upload.dir.empty()) {
+      auto made = prepare_task_inputs(session->ctx->settings, session->account, upload, id,
+                                      upload_lifetime(std::nullopt), session->ctx->clock);
+      if (!made) return report_failure("submit --upload", made.error());
+      out::eprint("trainyard: {}", inputs_line(*made));
+      inputs = std::move(*made);
+    }
+    auto sent = send_job(*session->client, specs[i], bodies, inputs ? &*inputs : nullptr);
     if (!sent) return report_failure("submit job " + id, sent.error());
     if (sent->resumed)
       out::eprint("trainyard: note: job {} exists with {} task(s): adding the {} missing", id,

@@ -11,6 +11,7 @@
 #include "azure/batch_client.hpp"
 #include "commands.hpp"
 #include "spec/spec_model.hpp"
+#include "task_inputs.hpp"
 
 namespace trainyard {
 
@@ -32,16 +33,18 @@ struct JobSent {
 /// Creates the job of `spec` (one that exists already is taken as this submission's own, sent
 /// before or grown since: only the tasks it lacks are added, so nothing runs twice, and new
 /// seeds continue the job's numbering, see spec::missing_tasks) and adds its tasks, 100 a
-/// request. `bodies` are the spec's, from submit_bodies.
+/// request. `bodies` are the spec's, from submit_bodies; with `inputs`, every task sent gets them
+/// (attach_task_inputs).
 Result<JobSent> send_job(azure::BatchClient& client, const spec::JobSpec& spec,
-                         const JobBodies& bodies);
+                         const JobBodies& bodies, const TaskInputs* inputs = nullptr);
 
 /// `<job>: N task(s) added in M request(s)`.
 std::string sent_line(const JobSent& sent);
 
 /// Creates each job (with `submittedBy`) and adds its tasks, 100 per request; prints one line
-/// per job. Nothing is sent when any body cannot be built.
+/// per job. Nothing is sent when any body cannot be built. With `upload.dir`, the folder is sent
+/// to storage first and every task gets its files (task_inputs.hpp).
 int submit_to_batch(const CliState& st, const std::string& account,
-                    const std::vector<spec::JobSpec>& specs);
+                    const std::vector<spec::JobSpec>& specs, const UploadFlags& upload = {});
 
 }  // namespace trainyard

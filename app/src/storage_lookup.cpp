@@ -34,15 +34,23 @@ Result<azure::StorageAccountConfig> find_storage_account(const Settings& setting
                                                   known_names(known)));
 }
 
-Result<std::unique_ptr<azure::BlobClient>> open_blob_client(
-    const azure::StorageAccountConfig& account, const Clock& clock) {
+Result<OpenStorage> open_storage(const azure::StorageAccountConfig& account, const Clock& clock) {
   auto http = std::make_shared<azure::HttpClient>();
   auto target = azure::resolve_storage_account(account, azure::environment_map(), http);
   if (!target) return target.error();
   azure::BlobClientOptions options;
   options.blob_endpoint = target->blob_endpoint;
   std::shared_ptr<azure::Credential> credential = std::move(target->credential);
-  return std::make_unique<azure::BlobClient>(options, credential, clock);
+  return OpenStorage{account.name, target->account_name,
+                     std::make_unique<azure::BlobClient>(options, credential, clock),
+                     std::move(target->sas_signer)};
+}
+
+Result<std::unique_ptr<azure::BlobClient>> open_blob_client(
+    const azure::StorageAccountConfig& account, const Clock& clock) {
+  auto opened = open_storage(account, clock);
+  if (!opened) return opened.error();
+  return std::move(opened->client);
 }
 
 Result<BlobPath> parse_blob_path(const std::string& text) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/settings.hpp"
+#include "azure/blob_auth.hpp"
 #include "azure/blob_client.hpp"
 #include "core/time.hpp"
 
@@ -17,6 +18,17 @@ namespace trainyard {
 /// error listing the known names otherwise.
 Result<azure::StorageAccountConfig> find_storage_account(const Settings& settings,
                                                          const std::string& name);
+
+/// A storage account opened for work.
+struct OpenStorage {
+  std::string name;          ///< how trainyard names it
+  std::string account_name;  ///< the Azure storage account
+  std::unique_ptr<azure::BlobClient> client;
+  std::shared_ptr<const azure::SasSigner> signer;  ///< null when it is reached without a key
+};
+
+/// The account's Blob client and SAS signer, its secret resolved now.
+Result<OpenStorage> open_storage(const azure::StorageAccountConfig& account, const Clock& clock);
 
 /// A Blob client for the account, its secret resolved now.
 Result<std::unique_ptr<azure::BlobClient>> open_blob_client(

@@ -6,6 +6,8 @@
 #include <set>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "azure/batch_actions.hpp"
 #include "emulator_process.hpp"
 
@@ -292,6 +294,33 @@ TEST(BatchActions, AddTasksSendsCollectionsOf100) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("task bad id!: InvalidPropertyValue"), std::string::npos)
       << bad.error().message;
+}
+
+// A hundred tasks with many resourceFiles each exceed the 1 MiB a request may carry (the service
+// answers RequestBodyTooLarge): collections are cut by size too. 30 tasks of some 50,000 bytes
+// make 1.5 MB: two collections.
+TEST(BatchActions, AddTasksKeepsEachCollectionUnderAMegabyte) {
+  Fixture f;
+  f.pool("p", 0);
+  f.job("j", "p");
+  ASSERT_TRUE(f.client->call("POST", "/__trainyard/reset-counters").ok());
+  std::vector<json> tasks;
+  for (int i = 0; i < 30; ++i) {
+    json files = json::array();
+    for (int k = 0; k < 250; ++k)
+      files.push_back({{"httpUrl", "http://127.0.0.1:1/c/" + std::string(150, 'x')},
+                       {"filePath", fmt::format("in/{:03}", k)}});
+    tasks.push_back(
+        {{"id", fmt::format("t{:02}", i)}, {"commandLine", "true"}, {"resourceFiles", files}});
+  }
+  const size_t one = tasks[0].dump().size() + 1;
+  ASSERT_GT(one * 30, size_t{1'048'576});
+  auto added = add_tasks(*f.client, "j", tasks);
+  ASSERT_TRUE(added.ok()) << added.error().message;
+  EXPECT_EQ(added->added, 30);
+  EXPECT_EQ(added->collections, 2) << "one task: " << one << " bytes";
+  auto counters = f.raw("/__trainyard/counters");
+  EXPECT_EQ(counters["paths"]["POST /jobs/{}/addtaskcollection"]["requests"], 2);
 }
 
 TEST(BatchActions, AddTasksIsRetrySafeUnderFaults) {

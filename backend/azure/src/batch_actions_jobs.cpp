@@ -172,6 +172,18 @@ std::vector<json> still_pending(const std::vector<json>& pending,
   return out;
 }
 
+// Where the collection starting at `begin` ends: at most kTaskCollectionLimit tasks and
+// kTaskCollectionBytes of them, and always at least one task.
+std::size_t collection_end(const std::vector<json>& tasks, std::size_t begin) {
+  std::size_t end = begin, bytes = 0;
+  while (end < tasks.size() && end - begin < kTaskCollectionLimit) {
+    bytes += tasks[end].dump().size() + 1;  // and its comma
+    if (end > begin && bytes > kTaskCollectionBytes) break;
+    ++end;
+  }
+  return end;
+}
+
 // One collection, re-sent (only its unfinished tasks) while the service reports server-side
 // errors for some, up to the client's retry count.
 Result<int> add_collection(BatchClient& client, const std::string& job, std::vector<json> pending) {
@@ -223,12 +235,13 @@ Result<AddTasksResult> add_tasks(BatchClient& client, const std::string& job,
                                  const std::vector<json>& tasks) {
   TY_TRY(check_task_ids(tasks));
   AddTasksResult out;
-  for (std::size_t i = 0; i < tasks.size(); i += kTaskCollectionLimit) {
-    const auto end = std::min(tasks.size(), i + kTaskCollectionLimit);
+  for (std::size_t i = 0; i < tasks.size();) {
+    const auto end = collection_end(tasks, i);
     auto added = add_collection(client, job, {tasks.begin() + i, tasks.begin() + end});
     if (!added) return added.error();
     out.added += *added;
     ++out.collections;
+    i = end;
   }
   return out;
 }

@@ -48,7 +48,7 @@ BlobProperties properties_from_headers(const HttpResponse& r, std::string name) 
 }  // namespace
 
 std::string content_md5(std::string_view data) {
-  Md5 md5;
+  Digest md5(Digest::Kind::Md5);
   md5.update(data);
   return md5.base64();
 }

@@ -124,7 +124,7 @@ uint64_t kept_bytes(const std::string& part, const BlobProperties& blob) {
 }
 
 Result<void> fetch_into(BlobClient& client, const std::string& container, const std::string& blob,
-                        const BlobProperties& props, PartialFile& out, Md5& md5,
+                        const BlobProperties& props, PartialFile& out, Digest& md5,
                         const TransferOptions& options) {
   RangeFetcher fetcher(client, container, blob, props.etag, out.size(), props.size,
                        std::max<uint64_t>(options.block_size, 1), std::max(options.parallel, 1));
@@ -165,7 +165,7 @@ Result<TransferResult> download_blob(BlobClient& client, const std::string& cont
   }
   auto out = PartialFile::open(part, result.resumed_from);
   if (!out) return out.error();
-  Md5 md5;
+  Digest md5(Digest::Kind::Md5);
   if (auto ok = md5.update_from_file(part, result.resumed_from); !ok) return ok.error();
   if (auto ok = fetch_into(client, container, blob, *props, *out, md5, options); !ok)
     return make_error(ok.error().kind, what + ": " + ok.error().message);

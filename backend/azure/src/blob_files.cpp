@@ -69,19 +69,24 @@ Result<void> PartialFile::finish() {
   return {};
 }
 
-Md5::Md5() : ctx_(EVP_MD_CTX_new()) {
-  EVP_DigestInit_ex(ctx_, EVP_md5(), nullptr);
+Digest::Digest(Kind kind) : ctx_(EVP_MD_CTX_new()) {
+  EVP_DigestInit_ex(ctx_, kind == Kind::Md5 ? EVP_md5() : EVP_sha256(), nullptr);
 }
 
-Md5::~Md5() {
+Digest::~Digest() {
   EVP_MD_CTX_free(ctx_);
 }
 
-void Md5::update(std::string_view data) {
+void Digest::update(std::string_view data) {
   EVP_DigestUpdate(ctx_, data.data(), data.size());
 }
 
-Result<void> Md5::update_from_file(const std::string& path, uint64_t bytes) {
+Result<void> Digest::update_from_file(const std::string& path, uint64_t bytes) {
+  return digest_file(path, bytes, {this});
+}
+
+Result<void> digest_file(const std::string& path, uint64_t bytes,
+                         std::initializer_list<Digest*> digests) {
   if (bytes == 0) return {};
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return file_error(path);
@@ -95,18 +100,29 @@ Result<void> Md5::update_from_file(const std::string& path, uint64_t bytes) {
       ::close(fd);
       return e;
     }
-    update(std::string_view(buf.data(), static_cast<size_t>(n)));
+    for (Digest* d : digests) d->update(std::string_view(buf.data(), static_cast<size_t>(n)));
     bytes -= static_cast<uint64_t>(n);
   }
   ::close(fd);
   return {};
 }
 
-std::string Md5::base64() {
+std::string Digest::finish() {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
   EVP_DigestFinal_ex(ctx_, digest, &n);
-  return signing::base64_encode(digest, n);
+  return std::string(reinterpret_cast<const char*>(digest), n);
+}
+
+std::string Digest::base64() {
+  std::string d = finish();
+  return signing::base64_encode(reinterpret_cast<const unsigned char*>(d.data()), d.size());
+}
+
+std::string Digest::hex() {
+  std::string out;
+  for (unsigned char c : finish()) out += fmt::format("{:02x}", c);
+  return out;
 }
 
 Result<void> write_small_file(const std::string& path, const std::string& text) {

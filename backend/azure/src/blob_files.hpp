@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,22 +36,30 @@ class PartialFile {
   uint64_t size_ = 0;
 };
 
-/// A running MD5 (OpenSSL EVP).
-class Md5 {
+/// A running hash (OpenSSL EVP): MD5 for Content-MD5, SHA-256 for content addresses.
+class Digest {
  public:
-  Md5();
-  ~Md5();
-  Md5(const Md5&) = delete;
-  Md5& operator=(const Md5&) = delete;
+  enum class Kind { Md5, Sha256 };
+  explicit Digest(Kind kind);
+  ~Digest();
+  Digest(const Digest&) = delete;
+  Digest& operator=(const Digest&) = delete;
   void update(std::string_view data);
   /// Adds the first `bytes` of the file at `path`.
   Result<void> update_from_file(const std::string& path, uint64_t bytes);
   /// The digest, base64 (as Content-MD5 carries it); ends the hash.
   std::string base64();
+  /// The digest, lowercase hex; ends the hash.
+  std::string hex();
 
  private:
+  std::string finish();
   evp_md_ctx_st* ctx_;
 };
+
+/// Feeds the first `bytes` of the file at `path` to every digest, reading it once.
+Result<void> digest_file(const std::string& path, uint64_t bytes,
+                         std::initializer_list<Digest*> digests);
 
 /// Writes `text` to `path` (replacing it); for small bookkeeping files.
 Result<void> write_small_file(const std::string& path, const std::string& text);

@@ -149,7 +149,7 @@ Result<TransferResult> upload_in_blocks(BlobClient& client, const OpenFile& f,
                                         const std::string& type) {
   const uint64_t block = std::max<uint64_t>(options.block_size, 1);
   const uint64_t count = (f.size + block - 1) / block;
-  Md5 md5;
+  Digest md5(Digest::Kind::Md5);
   std::vector<std::string> ids;
   BlockStager stager(client, container, blob, std::max(options.parallel, 1));
   for (uint64_t i = 0; i < count; ++i) {

@@ -18,6 +18,7 @@ StorageTarget from_connection(StorageConnection c) {
   if (c.login) {
     t.credential = azure_cli_credential("az", kStorageResource);
   } else if (!c.account_key.empty()) {
+    t.sas_signer = std::make_shared<const SasSigner>(c.account_key);
     t.credential = blob_shared_key_credential(c.account_name, std::move(c.account_key));
   } else {
     t.credential = sas_credential(std::move(c.sas_token));
@@ -50,10 +51,11 @@ Result<StorageTarget> from_connection_string(const StorageAccountConfig& a,
 Result<StorageTarget> from_auth(const StorageAccountConfig& a,
                                 const std::map<std::string, std::string>& env,
                                 std::shared_ptr<HttpClient> http) {
-  StorageTarget t{a.account_name, a.endpoint, nullptr};
+  StorageTarget t{a.account_name, a.endpoint, nullptr, nullptr};
   if (a.auth.kind == AuthKind::SharedKey) {
     auto key = resolve_secret(a.auth.key, a.auth.key_env, a.auth.key_command, env, a.name);
     if (!key) return key.error();
+    t.sas_signer = std::make_shared<const SasSigner>(*key);
     t.credential = blob_shared_key_credential(a.account_name, std::move(*key));
     return t;
   }

@@ -4,12 +4,15 @@
 
 #include <fmt/format.h>
 
+#include "file_mover.hpp"
 #include "runner.hpp"
 
 namespace trainyard::emu {
 
 Account::Account(EmulatorOptions options, Runner* runner)
-    : options_(std::move(options)), runner_(runner) {}
+    : options_(std::move(options)),
+      runner_(runner),
+      mover_(runner ? std::make_unique<FileMover>() : nullptr) {}
 
 Account::~Account() = default;
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <shared_mutex>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 namespace trainyard::emu {
 
 class Runner;
+class FileMover;
 
 /// The command that runs `command` in the task's container (docker or podman), or on the host
 /// with a line on stderr saying so when neither answers.
@@ -67,6 +69,7 @@ class Account {
   std::map<std::string, Micros> tokens_;  ///< bearer token → expiry
   uint64_t node_seq_ = 0;
   std::atomic<uint64_t> changes_{0};
+  std::unique_ptr<FileMover> mover_;  ///< with a runner: tasks' file transfers
 
  private:
   void tick_pools();
@@ -74,6 +77,10 @@ class Account {
   void schedule_tasks();
   void collect_runs();
   void start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n);
+  void launch_instances(JobEntity& j, TaskEntity& t);
+  bool download_inputs(const JobEntity& j, TaskEntity& t);
+  bool upload_outputs(const JobEntity& j, TaskEntity& t);
+  void apply_moved_files();
   void finish_task(JobEntity& j, TaskEntity& t);
   void launch_start_task(NodeEntity& n, const PoolEntity& p);
   void collect_start_tasks();

@@ -142,6 +142,7 @@ struct TaskEntity : Versioned {
   std::vector<Subtask> subtasks;
   bool engine_started = false;  ///< a run exists in the local engine
   int engine_generation = 0;    ///< bumps on requeue, to name a fresh engine run
+  bool moving_files = false;    ///< its resourceFiles or outputFiles are on the way (FileMover)
 };
 
 /// The job preparation and release tasks' runs on one node.

@@ -47,6 +47,7 @@ void Account::tick() {
     collect_prep_release();
     collect_runs();
   }
+  apply_moved_files();
   tick_jobs();
   schedule_tasks();
 }
@@ -152,13 +153,19 @@ void Account::start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n) {
   t.exec.exit_code.reset();
   t.exec.result = TaskResult::None;
   t.exec.failure_code.clear();
+  t.moving_files = false;
   set_task_state(t, TaskState::Preparing);
   n.running_slots += t.required_slots;
   n.running_tasks += 1;
   n.total_tasks_run += 1;
   n.recent.emplace_back(j.id, t.id);
   if (n.recent.size() > 10) n.recent.erase(n.recent.begin());
-  if (!runner_) return;
+  if (!runner_ || download_inputs(j, t)) return;
+  launch_instances(j, t);
+}
+
+void Account::launch_instances(JobEntity& j, TaskEntity& t) {
+  NodeEntity& n = nodes_.at(t.node_id);
   const auto* mi = t.extra && t.extra->contains("multiInstanceSettings")
                        ? &(*t.extra)["multiInstanceSettings"]
                        : nullptr;
@@ -244,9 +251,9 @@ void Account::collect_runs() {
           t.exec.last_retry = to_micros(*st->execution_info.last_retry_time);
         touch(t, now());
       }
-      if (st->state == trainyard::TaskState::Completed) {
+      if (st->state == trainyard::TaskState::Completed && !t.moving_files) {
         copy_execution(*st, t.exec);
-        done.push_back(tid);
+        if (!upload_outputs(j, t)) done.push_back(tid);
       }
     }
     for (const auto& tid : done) finish_task(j, j.tasks.at(tid));

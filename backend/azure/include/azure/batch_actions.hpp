@@ -196,6 +196,9 @@ Result<void> delete_task(BatchClient& client, const std::string& job, const std:
 
 /// The most tasks one addtaskcollection request may carry.
 inline constexpr std::size_t kTaskCollectionLimit = 100;
+/// The most bytes of tasks one addtaskcollection request carries: the service refuses a body
+/// over 1 MiB (RequestBodyTooLarge), which a hundred tasks with many resourceFiles can reach.
+inline constexpr std::size_t kTaskCollectionBytes = 1'000'000;
 
 /// What add_tasks did.
 struct AddTasksResult {

@@ -68,6 +68,19 @@ std::string service_sas_string_to_sign(const ServiceSasRequest& req);
 /// an http endpoint that is not loopback; (Auth) a key that is not base64, never quoting it.
 Result<std::string> make_service_sas(const ServiceSasRequest& req, std::string_view key_base64);
 
+/// Signs service SAS tokens with an account key it keeps to itself.
+class SasSigner {
+ public:
+  explicit SasSigner(std::string key_base64) : key_(std::move(key_base64)) {}
+  /// make_service_sas with the kept key.
+  Result<std::string> sign(const ServiceSasRequest& req) const {
+    return make_service_sas(req, key_);
+  }
+
+ private:
+  std::string key_;
+};
+
 /// `2026-11-27T03:17:24Z`: the ISO 8601 form SAS times take.
 std::string sas_time(Timestamp t);
 

@@ -50,6 +50,20 @@ Result<TransferResult> upload_file(BlobClient& client, const std::string& path,
                                    const TransferOptions& options = {},
                                    const std::string& content_type = "");
 
+/// A file kept under the hash of its bytes.
+struct AddressedBlob {
+  std::string blob;   ///< `<prefix>` and the SHA-256 (lowercase hex) of the file's bytes
+  uint64_t size = 0;  ///< the file's size
+  bool sent = false;  ///< false: the blob was there already, with the same size and MD5
+};
+
+/// Uploads the file as `<prefix><sha256>` unless that blob is there already with the file's size
+/// and MD5, so an unchanged file is never sent twice (and a damaged blob is replaced). A file that
+/// changes while it is sent fails with Conflict.
+Result<AddressedBlob> upload_addressed(BlobClient& client, const std::string& path,
+                                       const std::string& container, const std::string& prefix,
+                                       const TransferOptions& options = {});
+
 /// The Content-Type an upload gives a file called `name`.
 std::string content_type_for(const std::string& name);
 

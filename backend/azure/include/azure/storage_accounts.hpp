@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "azure/accounts.hpp"
+#include "azure/blob_auth.hpp"
 #include "azure/credentials.hpp"
 #include "azure/http.hpp"
 #include "core/result.hpp"
@@ -90,6 +91,8 @@ struct StorageTarget {
   std::string account_name;
   std::string blob_endpoint;
   std::unique_ptr<Credential> credential;
+  /// Signs SAS tokens for tasks; null when the account is reached without a key (a SAS, a token).
+  std::shared_ptr<const SasSigner> sas_signer;
 };
 
 /// Resolves the secret now (inline, env var, command; a connection string likewise) and builds
