@@ -48,7 +48,10 @@ ROWS = [
     ("    az storage blob download", "storage_download_az_mb_s", None, "MB/s"),
     ("    peak RSS of that download: trainyard", "storage_download_ty_rss_mib", None, "MiB"),
     ("    peak RSS of that download: az", "storage_download_az_rss_mib", None, "MiB"),
-    ("12. fresh-clone CI=true .ci/run (RUN_CI=1)", "ci_fresh_clone_min", 35, "min"),
+    ("12. run --upload of 512 MiB in 8 files: first send", "upload_ty_first_s", None, "s"),
+    ("    the same folder again (nothing sent)", "upload_ty_again_s", None, "s"),
+    ("    az storage blob upload-batch of it", "upload_az_batch_s", None, "s"),
+    ("13. fresh-clone CI=true .ci/run (RUN_CI=1)", "ci_fresh_clone_min", 35, "min"),
 ]
 
 

@@ -91,10 +91,12 @@ echo "== 10: logs -f of a Batch task writing 1 MB/s (and the TUI following an em
 if command -v az >/dev/null 2>&1 && [[ -x $REPO/tests/tools/node_modules/.bin/azurite-blob ]]; then
   echo "== 11: a 1 GiB file to and from Azurite against az storage blob upload/download"
   "$REPO/bench/storage_bench.sh" "$BIN" 1024 3 | tee -a "$RES"
+  echo "== 12: run --upload of a 512 MiB folder, first and unchanged, against az upload-batch"
+  "$REPO/bench/upload_bench.sh" "$BIN" 512 8 3 | tee -a "$RES"
 fi
 
 if [[ -n ${RUN_CI:-} ]]; then
-  echo "== 12: fresh-clone CI=true .ci/run"
+  echo "== 13: fresh-clone CI=true .ci/run"
   "$REPO/bench/ci_time.sh" | tee -a "$RES"
 fi
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "azure/batch_client.hpp"
 #include "azure/blob_client.hpp"
 
 namespace trainyard::azure {
@@ -96,6 +97,24 @@ TEST(BlobXml, AHeadAnswerHasOnlyTheHeaderCode) {
   r.headers = {};
   EXPECT_EQ(storage_error_from_response(r).kind, ErrorKind::Conflict);
   EXPECT_EQ(storage_error_from_response(r).message, "no Storage error code (HTTP 416)");
+}
+
+// Found by fuzz_blob_xml: a Last-Modified in the year 1013 overflowed the nanosecond clock
+// (undefined behaviour) on its way to a Timestamp. A date outside 1970..9999 is no date.
+TEST(BlobXml, ALastModifiedOutsideTheClocksRangeIsNoDate) {
+  EXPECT_FALSE(parse_http_date("Fri, 27 Nov 1013 06:00:00 GMT"));
+  EXPECT_FALSE(parse_http_date("Sat, 01 Jan 99999 00:00:00 GMT"));
+  auto last = parse_http_date("Fri, 31 Dec 9999 23:59:59 GMT");
+  ASSERT_TRUE(last);
+  // 253402300799 s since 1970: the last second of 9999, as `date -ud 9999-12-31T23:59:59 +%s`.
+  EXPECT_EQ(last->time_since_epoch().count(), 253402300799LL * 1000000);
+  auto page = parse_blob_list(
+      "<EnumerationResults><Blobs><Blob><Name>a</Name><Properties>"
+      "<Last-Modified>Fri, 27 Nov 1013 06:00:00 GMT</Last-Modified><Content-Length>1"
+      "</Content-Length></Properties></Blob></Blobs></EnumerationResults>");
+  ASSERT_TRUE(page) << page.error().message;
+  ASSERT_EQ(page->blobs.size(), 1u);
+  EXPECT_FALSE(page->blobs[0].last_modified);
 }
 
 TEST(BlobXml, ContentMd5IsBase64OfTheDigest) {

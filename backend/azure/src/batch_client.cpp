@@ -58,9 +58,10 @@ std::string property_at_fault(const Error& e) {
 std::optional<Timestamp> parse_http_date(const std::string& text) {
   std::tm tm{};
   const char* end = strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  if (!end || *end) return std::nullopt;
-  return std::chrono::time_point_cast<Duration>(
-      std::chrono::system_clock::from_time_t(timegm(&tm)));
+  // The years a server's date can mean; a far one (the year 1013 a fuzzer sent) overflowed the
+  // conversion through system_clock's nanoseconds.
+  if (!end || *end || tm.tm_year < 70 || tm.tm_year > 8099) return std::nullopt;
+  return Timestamp(std::chrono::duration_cast<Duration>(std::chrono::seconds(timegm(&tm))));
 }
 
 BatchClient::BatchClient(BatchClientOptions options, std::shared_ptr<HttpClient> http,
