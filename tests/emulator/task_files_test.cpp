@@ -62,6 +62,11 @@ TEST_F(TaskFiles, DownloadsOnlyFromLoopbackIntoTheTasksFolder) {
   ASSERT_TRUE(far);
   EXPECT_EQ(far->code, "BlobDownloadMiscError");
   EXPECT_EQ(far->message, "httpUrl: the emulator reaches only loopback http URLs");
+  // A host name that starts like a loopback address is not one.
+  auto named = download_resource_files(
+      json::array({{{"httpUrl", "http://127.evil.example:9/c/x"}, {"filePath", "x"}}}), wd_);
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->message, "httpUrl: the emulator reaches only loopback http URLs");
   auto escape = download_resource_files(
       json::array({{{"httpUrl", "http://127.0.0.1:9/c/x"}, {"filePath", "../../etc/x"}}}), wd_);
   ASSERT_TRUE(escape);

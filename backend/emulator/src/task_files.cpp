@@ -11,6 +11,8 @@
 #include <httplib.h>
 #include <pugixml.hpp>
 
+#include "emulator/emulator.hpp"
+
 namespace trainyard::emu {
 
 namespace fs = std::filesystem;
@@ -27,10 +29,6 @@ struct LoopbackUrl {
   std::string shown() const { return fmt::format("http://{}:{}{}", host, port, path); }
 };
 
-bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "[::1]" || host.rfind("127.", 0) == 0;
-}
-
 std::optional<LoopbackUrl> parse_url(const std::string& url) {
   const std::string scheme = "http://";
   if (url.rfind(scheme, 0) != 0) return std::nullopt;
@@ -42,7 +40,10 @@ std::optional<LoopbackUrl> parse_url(const std::string& url) {
                                                                  : authority.substr(0, colon);
   if (colon != std::string::npos && authority.back() != ']')
     u.port = std::atoi(authority.c_str() + colon + 1);
-  if (!is_loopback(u.host) || u.port <= 0) return std::nullopt;
+  // Parsed as an address: `127.evil.example` is a host name, not loopback.
+  const bool bracketed = u.host.size() > 2 && u.host.front() == '[' && u.host.back() == ']';
+  if (!is_loopback_address(bracketed ? u.host.substr(1, u.host.size() - 2) : u.host) || u.port <= 0)
+    return std::nullopt;
   std::string rest = slash == std::string::npos ? "/" : url.substr(slash);
   auto q = rest.find('?');
   u.path = rest.substr(0, q);
