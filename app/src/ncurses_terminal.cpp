@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace trainyard {
@@ -121,11 +122,19 @@ class NcursesTerminal final : public Terminal {
     return {w, h};
   }
 
+  // Only rows that differ from the last frame go to curses: a cell costs an attrset and an
+  // addstr, and a followed log changes a few rows of a 200x60 screen.
   void present(const Canvas& canvas) override {
     int h = std::min(canvas.height(), size().height), w = std::min(canvas.width(), size().width);
-    for (int y = 0; y < h; ++y) draw_row(canvas, y, w);
+    bool same_shape = shown_ && shown_->width() == canvas.width() &&
+                      shown_->height() == canvas.height() && shown_w_ == w && shown_h_ == h;
+    for (int y = 0; y < h; ++y)
+      if (!same_shape || !same_row(*shown_, canvas, y, w)) draw_row(canvas, y, w);
     wnoutrefresh(stdscr);
     doupdate();
+    shown_ = canvas;
+    shown_w_ = w;
+    shown_h_ = h;
   }
 
   std::optional<KeyEvent> read_key() override {
@@ -138,6 +147,7 @@ class NcursesTerminal final : public Terminal {
         continue;
       }
       if (rc == KEY_CODE_YES) {
+        if (ch == KEY_RESIZE) shown_.reset();  // curses may have cleared what it held
         auto it = key_table().find(static_cast<int>(ch));
         if (it != key_table().end()) return KeyEvent::named(it->second);
         continue;
@@ -158,6 +168,7 @@ class NcursesTerminal final : public Terminal {
     // What the editor left on the screen is unknown to curses: the next refresh repaints all.
     clearok(curscr, TRUE);
     refresh();
+    shown_.reset();
   }
 
  private:
@@ -182,6 +193,12 @@ class NcursesTerminal final : public Terminal {
     return id;
   }
 
+  static bool same_row(const Canvas& a, const Canvas& b, int y, int w) {
+    for (int x = 0; x < w; ++x)
+      if (!(a.at(x, y) == b.at(x, y))) return false;
+    return true;
+  }
+
   void draw_row(const Canvas& canvas, int y, int w) {
     for (int x = 0; x < w; ++x) {
       const Cell& c = canvas.at(x, y);
@@ -199,6 +216,8 @@ class NcursesTerminal final : public Terminal {
   Theme theme_;
   std::vector<attr_t> attrs_;
   std::map<std::pair<short, short>, short> pairs_;
+  std::optional<Canvas> shown_;  ///< the last frame presented; none: curses' screen is unknown
+  int shown_w_ = 0, shown_h_ = 0;
 };
 
 const char* env_or_empty(const char* name) {

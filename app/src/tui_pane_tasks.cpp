@@ -10,7 +10,7 @@
 #include "local/task_environment.hpp"
 #include "metric_chart.hpp"
 #include "sync/incremental_sync.hpp"
-#include "task_count_index.hpp"
+#include "task_filter_index.hpp"
 #include "task_filter_sql.hpp"
 #include "tui_columns.hpp"
 #include "tui_state.hpp"
@@ -282,7 +282,10 @@ class TasksPane : public Pane {
   // Everything the filter asks the store can answer: a count (kept while the same list is
   // paged) and one page, read by its key from a row of the last page when it is near.
   void page_from_store(AppContext& ctx, Page& page, TaskQuery q, const std::string& list) {
-    if (!last_ || last_->list != list) last_ = LastPage{list, 0, count(ctx, q), {}};
+    if (const auto* index = filter_index(ctx, q); index && TaskFilterIndex::lists(q))
+      return page_from_index(ctx, page, q, list, *index);
+    if (!last_ || last_->list != list || last_->indexed)
+      last_ = LastPage{list, 0, count(ctx, q), {}, false, {}};
     size_t total = page.out.total = last_->total;
     // Nothing to list: a filter with no match would otherwise scan the job's index a second time.
     if (page.first >= total) return;
@@ -294,6 +297,30 @@ class TasksPane : public Pane {
     last_->tasks = *tasks;
     bound_cache();
     for (auto& t : *tasks) add_row(ctx, page, std::move(t));
+  }
+
+  // A filtered list the job's index answers: its matches found in memory (kept while the same
+  // list is paged), then the page's tasks read by id, where the store would pass over the
+  // matches (or the job) at each keystroke.
+  void page_from_index(AppContext& ctx, Page& page, const TaskQuery& q, const std::string& list,
+                       const TaskFilterIndex& index) {
+    if (!last_ || last_->list != list || !last_->indexed) {
+      auto rows = index.matching_rows(q);
+      size_t total = rows.size();
+      last_ = LastPage{list, 0, total, {}, true, std::move(rows)};
+    }
+    page.out.total = last_->total;
+    size_t end = std::min(last_->total, page.first + static_cast<size_t>(page.rows));
+    std::vector<Task> tasks;
+    for (size_t i = page.first; i < end; ++i) {
+      auto t = ctx.store->task(q.account, q.job, index.id(last_->rows[i]));
+      if (!t) return;
+      if (*t) tasks.push_back(std::move(**t));  // gone since the index was read: left out
+    }
+    last_->first = page.first;
+    last_->tasks = tasks;
+    bound_cache();
+    for (auto& t : tasks) add_row(ctx, page, std::move(t));
   }
 
   // Where the page of `count` rows at `first` starts: the top, the bottom (the list read from
@@ -331,21 +358,26 @@ class TasksPane : public Pane {
       add_row(ctx, page, std::move((*tasks)[kept[i]]));
   }
 
-  // A filtered count from the job's tasks in memory (read once, until the store changes): the
-  // store would pass over every matching task at each keystroke.
+  // A filtered count from the job's tasks in memory: the store would pass over every matching
+  // task at each keystroke.
   size_t count(AppContext& ctx, const TaskQuery& q) {
-    bool filtered = !q.substring.empty() || !q.conditions.empty();
-    if (filtered && !q.job.empty() && TaskCountIndex::answers(q)) {
-      if (!index_ || index_job_ != q.account + '\x1f' + q.job) {
-        index_.reset();
-        if (auto read = TaskCountIndex::read(*ctx.store, q.account, q.job))
-          index_ = std::move(*read);
-        index_job_ = q.account + '\x1f' + q.job;
-      }
-      if (index_) return static_cast<size_t>(index_->count(q));
-    }
+    if (const auto* index = filter_index(ctx, q)) return static_cast<size_t>(index->count(q));
     auto total = ctx.store->count_tasks(q);
     return total ? static_cast<size_t>(*total) : 0;
+  }
+
+  // The job's tasks in memory when `q` is a filter they answer (read once, until the store
+  // changes); none for an unfiltered list, which the ordering index pages at once.
+  const TaskFilterIndex* filter_index(AppContext& ctx, const TaskQuery& q) {
+    bool filtered = !q.substring.empty() || !q.conditions.empty();
+    if (!filtered || q.job.empty() || !TaskFilterIndex::answers(q)) return nullptr;
+    if (!index_ || index_job_ != q.account + '\x1f' + q.job) {
+      index_.reset();
+      if (auto read = TaskFilterIndex::read(*ctx.store, q.account, q.job))
+        index_ = std::move(*read);
+      index_job_ = q.account + '\x1f' + q.job;
+    }
+    return index_ ? &*index_ : nullptr;
   }
 
   void bound_cache() {
@@ -366,16 +398,18 @@ class TasksPane : public Pane {
 
   RowCache cache_;
 
-  /// The last page read from the store: the list it is of, its count, and its rows (keys for
-  /// the next page).
+  /// The last page read: the list it is of, its count, and its rows (keys for the next page);
+  /// for a list the index answered, the index rows of all its matches.
   struct LastPage {
     std::string list;
     size_t first = 0;
     size_t total = 0;
     std::vector<Task> tasks;
+    bool indexed = false;
+    std::vector<uint32_t> rows;
   };
   std::optional<LastPage> last_;
-  std::optional<TaskCountIndex> index_;  ///< the tasks of job index_job_, for filtered counts
+  std::optional<TaskFilterIndex> index_;  ///< the tasks of job index_job_, for filters
   std::string index_job_;
 };
 

@@ -1,5 +1,6 @@
 // Sorting and filtering the table panes as a user does: `o`/`O`, `:sort`, and the filter
 // language (`state:failed`, `exit:!=0`, `pool:gpu*`, `!`, `/regex/`), over the seeded fixture.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "tui_screen.hpp"
@@ -98,6 +99,46 @@ TEST_F(TuiSortFilter, TasksFilterByExitStateAndInversion) {
   EXPECT_EQ(shown(tasks_), (Ids{"lr-0030", "lr-0010"}));
   filter("!exit:0 train");
   EXPECT_EQ(shown(tasks_), (Ids{"lr-0030", "lr-0010", "lr-0003"}));
+}
+
+// A filter matching more tasks than a page: the 300 tasks of job "many" were created newest
+// last (task-000 first), so the display order lists task-299 first. "9" matches the 57 tasks
+// whose number holds a 9 (19 in each hundred), task-299 first and task-009 last.
+TEST_F(TuiSortFilter, AFilterLongerThanAPageListsAndPagesInTheDisplayOrder) {
+  auto& store = *fixture_.ctx().store;
+  Job job;
+  job.account = kLocalAccount;
+  job.id = "many";
+  job.pool_id = kLocalPool;
+  job.creation_time = job.state_transition_time = apptest::kFixtureNow - std::chrono::hours(1);
+  ASSERT_TRUE(store.upsert_job(job));
+  Ids ids, matches;
+  for (int i = 0; i < 300; ++i) {
+    Task t;
+    t.account = kLocalAccount;
+    t.job_id = "many";
+    t.id = fmt::format("task-{:03}", i);
+    t.command_line = "echo " + std::to_string(i);
+    t.creation_time = t.state_transition_time = apptest::kFixtureNow - std::chrono::seconds(i);
+    ASSERT_TRUE(store.upsert_task(t));
+    ids.push_back(t.id);
+  }
+  for (int i = 299; i >= 0; --i)
+    if (std::to_string(i).find('9') != std::string::npos) matches.push_back(ids[i]);
+  ASSERT_EQ(matches.size(), 57u);
+  open(kNormal, "tasks", "many");
+  filter("9");
+  auto first = shown(ids);
+  ASSERT_GE(first.size(), 10u);
+  EXPECT_EQ(first, Ids(matches.begin(), matches.begin() + first.size()));
+  EXPECT_NE(screen().find("1/57"), std::string::npos);
+  keys("G");
+  auto last = shown(ids);
+  ASSERT_GE(last.size(), 10u);
+  EXPECT_EQ(last, Ids(matches.end() - last.size(), matches.end()));
+  EXPECT_NE(screen().find("57/57"), std::string::npos);
+  keys("g");
+  EXPECT_EQ(shown(ids), first);
 }
 
 TEST_F(TuiSortFilter, TasksRegexIsMatchedInMemoryInTheSortedOrder) {

@@ -134,6 +134,56 @@ TEST_F(LogFileTest, FollowsGrowthIncludingPartialLines) {
   EXPECT_EQ(text_at(*f, kLines + 1), "partial done");
 }
 
+// Reads while following overlap the last one: lines it sanitized are reused, and what comes
+// back (texts and offsets) is what a fresh read gives, the growing last line included.
+TEST_F(LogFileTest, OverlappingReadsWhileFollowingStayExact) {
+  auto f = LogFile::open(path_);
+  ASSERT_TRUE(f.ok());
+  auto first = f->read_lines(kLines - 4, 10);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(first->size(), 4u);
+  append("tail one\npart");
+  ASSERT_TRUE(f->refresh().ok());
+  std::vector<uint64_t> starts;
+  auto second = f->read_lines(kLines - 2, 10, &starts);
+  ASSERT_TRUE(second.ok());
+  ASSERT_EQ(second->size(), 4u);
+  uint64_t start = 0;
+  for (size_t i = 0; i < kLines - 2; ++i) start += raw_line(i).size() + 1;
+  std::vector<std::string> want = {shown_line(kLines - 2), shown_line(kLines - 1), "tail one",
+                                   "part"};
+  std::vector<uint64_t> want_starts = {start, start + raw_line(kLines - 2).size() + 1};
+  want_starts.push_back(want_starts[1] + raw_line(kLines - 1).size() + 1);
+  want_starts.push_back(want_starts[2] + 9);
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ((*second)[k].text, want[k]) << k;
+  EXPECT_EQ(starts, want_starts);
+  append("ial\n");
+  ASSERT_TRUE(f->refresh().ok());
+  auto third = f->read_lines(kLines, 2);
+  ASSERT_TRUE(third.ok());
+  ASSERT_EQ(third->size(), 2u);
+  EXPECT_EQ((*third)[0].text, "tail one");
+  EXPECT_EQ((*third)[1].text, "partial");
+}
+
+// A rewritten file restarts the index; lines read before it are not shown again.
+TEST_F(LogFileTest, LinesReadBeforeATruncationAreNotReused) {
+  auto f = LogFile::open(path_);
+  ASSERT_TRUE(f.ok());
+  ASSERT_EQ(text_at(*f, 0), shown_line(0));
+  ASSERT_TRUE(f->read_lines(0, 3).ok());
+  {
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    out << "fresh\nstart\n";
+  }
+  ASSERT_TRUE(f->refresh().ok());
+  auto lines = f->read_lines(0, 3);
+  ASSERT_TRUE(lines.ok());
+  ASSERT_EQ(lines->size(), 2u);
+  EXPECT_EQ((*lines)[0].text, "fresh");
+  EXPECT_EQ((*lines)[1].text, "start");
+}
+
 TEST_F(LogFileTest, BudgetedRefreshIndexesIncrementally) {
   auto f = LogFile::open_lazy(path_);
   ASSERT_TRUE(f.ok());

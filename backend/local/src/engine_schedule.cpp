@@ -112,9 +112,15 @@ Result<bool> LocalEngine::work_pending(int slots) {
   auto nodes = store_.nodes(kLocalAccount, kLocalPool);
   if (!nodes) return nodes.error();
   if (nodes->empty() || nodes->front().task_slots != slots) return true;
-  auto counts = store_.task_counts(kLocalAccount, "");
-  if (!counts) return counts.error();
-  if ((*counts)[TaskState::Active] > 0) return true;
+  // One queued task is enough to know: a seek on the state index, where counting every state
+  // read all of a 100,000-task history on each idle pass.
+  TaskQuery queued;
+  queued.account = kLocalAccount;
+  queued.state = TaskState::Active;
+  queued.limit = 1;
+  auto first_queued = store_.tasks(queued);
+  if (!first_queued) return first_queued.error();
+  if (!first_queued->empty()) return true;
   for (auto state : {TaskState::Preparing, TaskState::Running}) {
     auto tasks = tasks_in(store_, state);
     if (!tasks) return tasks.error();

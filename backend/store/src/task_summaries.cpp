@@ -1,4 +1,5 @@
-// A job's tasks as filter counts read them: one pass over the job, no lists loaded.
+// A job's tasks as the Tasks pane's filter reads them: one pass over the job along its ordering
+// index, no lists loaded.
 #include "statement.hpp"
 #include "store/store.hpp"
 
@@ -9,7 +10,8 @@ Result<void> Store::each_task_summary(const std::string& account, const std::str
   auto s = cache_->get(
       "SELECT id, display_name, command_line, state_rank,"
       " state_rank = 3 AND result = 'failure', exit_code, coalesce(failure_code, '') != ''"
-      " FROM tasks WHERE account = ?1 AND job_id = ?2",
+      " FROM tasks WHERE account = ?1 AND job_id = ?2"
+      " ORDER BY state_rank, creation_time, id",
       "read task summaries");
   if (!s) return s.error();
   s->bind(1, account).bind(2, job);

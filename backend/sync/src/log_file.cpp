@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "log_file_state.hpp"
 
@@ -49,6 +50,7 @@ void clear_index(LogFileState& s) {
   s.checkpoints.assign(1, 0);
   s.last_byte = 0;
   s.buf_len = 0;
+  s.last_read = {};
 }
 
 // Whether the indexed prefix can no longer be trusted (shrunk, rewritten or replaced).
@@ -225,6 +227,9 @@ Result<uint64_t> read_one(LogFileState& s, uint64_t pos, SanitizedLine& out) {
 
 }  // namespace
 
+// A followed log is drawn several times a second with the same lines on screen, shifted: lines
+// the last read sanitized are taken from it (a line ended by '\n' never changes until the index
+// is cleared), so only new lines are read and sanitized.
 Result<std::vector<SanitizedLine>> LogFile::read_lines(size_t first, size_t count,
                                                        std::vector<uint64_t>* starts) {
   std::vector<SanitizedLine> out;
@@ -232,16 +237,38 @@ Result<std::vector<SanitizedLine>> LogFile::read_lines(size_t first, size_t coun
   size_t total = line_count();
   if (first >= total) return out;
   count = std::min(count, total - first);
-  auto pos = line_start(first);
-  if (!pos) return pos.error();
-  uint64_t at = *pos;
+  const ReadLines& last = s_->last_read;
+  ReadLines kept{first, {}, 0, {}};
+  std::optional<uint64_t> at;
   out.resize(count);
-  for (auto& line : out) {
-    if (starts) starts->push_back(at);
-    auto next = read_one(*s_, at, line);
-    if (!next) return next.error();
-    at = *next;
+  for (size_t i = 0; i < count; ++i) {
+    size_t line = first + i;
+    uint64_t start = 0, next = 0;
+    if (last.holds(line)) {
+      size_t k = line - last.first;
+      start = last.starts[k];
+      next = k + 1 < last.starts.size() ? last.starts[k + 1] : last.end;
+      out[i] = last.lines[k];
+    } else {
+      if (!at) {
+        auto pos = line_start(line);
+        if (!pos) return pos.error();
+        at = *pos;
+      }
+      start = *at;
+      auto after = read_one(*s_, start, out[i]);
+      if (!after) return after.error();
+      next = *after;
+    }
+    at = next;
+    if (starts) starts->push_back(start);
+    if (line < s_->newlines && kept.first + kept.lines.size() == line) {
+      kept.starts.push_back(start);
+      kept.lines.push_back(out[i]);
+      kept.end = next;
+    }
   }
+  s_->last_read = std::move(kept);
   return out;
 }
 

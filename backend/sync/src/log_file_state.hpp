@@ -27,6 +27,15 @@ class Fd {
   int fd_ = -1;
 };
 
+/// Complete lines (ended by '\n') as the last read_lines sanitized them, lines [first, …).
+struct ReadLines {
+  size_t first = 0;
+  std::vector<uint64_t> starts;  ///< each line's offset
+  uint64_t end = 0;              ///< the offset after the last line's '\n'
+  std::vector<SanitizedLine> lines;
+  bool holds(size_t line) const { return line >= first && line - first < lines.size(); }
+};
+
 struct LogFileState {
   std::filesystem::path path;
   LogFileOptions options;
@@ -42,6 +51,7 @@ struct LogFileState {
   uint64_t buf_off = 0;                  // file offset of buf[0]
   size_t buf_len = 0;                    // valid bytes in buf
   std::vector<char> search_buf;          // search window
+  ReadLines last_read;                   // kept until the index is cleared: lines never change
 };
 
 /// Reads up to n bytes at off (fewer only at end of file).

@@ -296,7 +296,7 @@ class Store {
   Result<std::vector<Task>> tasks(const TaskQuery& q);
   /// How many tasks match the query (limit/offset ignored).
   Result<int64_t> count_tasks(const TaskQuery& q);
-  /// Calls `each` with a summary of every task of a job, in no order (one statement).
+  /// Calls `each` with a summary of every task of a job, in the display order (one statement).
   Result<void> each_task_summary(const std::string& account, const std::string& job,
                                  const std::function<void(const TaskSummary&)>& each);
   /// The ids of a job's tasks (cheap: for deletion passes).

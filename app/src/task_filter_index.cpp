@@ -1,6 +1,6 @@
-// Counting a filter over a job's tasks in memory: the substring is found with memmem over all
-// the text at once (sparse patterns skip most rows), each hit's row tested against the rest.
-#include "task_count_index.hpp"
+// A filter over a job's tasks in memory: the substring is found with memmem over all the text
+// at once (sparse patterns skip most rows), each hit's row tested against the rest.
+#include "task_filter_index.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -46,9 +46,9 @@ bool compare(TaskCondition::Cmp cmp, int64_t a, int64_t b) {
 
 }  // namespace
 
-Result<TaskCountIndex> TaskCountIndex::read(Store& store, const std::string& account,
-                                            const std::string& job) {
-  TaskCountIndex index;
+Result<TaskFilterIndex> TaskFilterIndex::read(Store& store, const std::string& account,
+                                              const std::string& job) {
+  TaskFilterIndex index;
   auto r = store.each_task_summary(account, job, [&](const TaskSummary& t) { index.add(t); });
   if (!r) return r.error();
   index.starts_.push_back(index.text_.size());
@@ -56,32 +56,27 @@ Result<TaskCountIndex> TaskCountIndex::read(Store& store, const std::string& acc
   return index;
 }
 
-void TaskCountIndex::add(const TaskSummary& t) {
+void TaskFilterIndex::add(const TaskSummary& t) {
   starts_.push_back(text_.size());
   for (const auto* part : {&t.id, &t.display_name, &t.command_line}) {
     for (char c : *part) text_ += ascii_lower(c);
     text_ += '\0';  // a match never spans two fields: no needle holds a NUL
   }
+  ids_.push_back(t.id);
   rank_.push_back(static_cast<int8_t>(t.state_rank));
   flags_.push_back(static_cast<uint8_t>((t.failed ? kFailed : 0) | (t.exit_code ? kHasExit : 0) |
                                         (t.failure_code ? kFailureCode : 0)));
   exit_.push_back(t.exit_code.value_or(0));
 }
 
-bool TaskCountIndex::answers(const TaskQuery& q) {
+bool TaskFilterIndex::answers(const TaskQuery& q) {
   if (!is_ascii(q.substring)) return false;
   return std::all_of(q.conditions.begin(), q.conditions.end(), [](const TaskCondition& c) {
     return c.field != TaskCondition::Field::Text || is_ascii(c.text);
   });
 }
 
-size_t TaskCountIndex::row_at(size_t offset) const {
-  return static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), offset) -
-                             starts_.begin()) -
-         1;
-}
-
-bool TaskCountIndex::row_contains(size_t row, const std::string& needle) const {
+bool TaskFilterIndex::row_contains(size_t row, const std::string& needle) const {
   const char* hay = text_.data() + starts_[row];
   size_t len = starts_[row + 1] - starts_[row];
   return needle.empty() || ::memmem(hay, len, needle.data(), needle.size()) != nullptr;
@@ -89,7 +84,7 @@ bool TaskCountIndex::row_contains(size_t row, const std::string& needle) const {
 
 // As the store's SQL: a condition with no value to compare (no exit code) does not hold, and
 // `negate` then includes the task.
-bool TaskCountIndex::holds(size_t row, const TaskCondition& c) const {
+bool TaskFilterIndex::holds(size_t row, const TaskCondition& c) const {
   using F = TaskCondition::Field;
   switch (c.field) {
     case F::StateRank:
@@ -105,32 +100,50 @@ bool TaskCountIndex::holds(size_t row, const TaskCondition& c) const {
   return false;
 }
 
-bool TaskCountIndex::passes(size_t row, const TaskQuery& q) const {
+bool TaskFilterIndex::passes(size_t row, const TaskQuery& q) const {
   if (q.state && rank_[row] != static_cast<int>(*q.state)) return false;
   return std::all_of(q.conditions.begin(), q.conditions.end(),
                      [&](const TaskCondition& c) { return holds(row, c) != c.negate; });
 }
 
-int64_t TaskCountIndex::count(const TaskQuery& query) const {
+bool TaskFilterIndex::lists(const TaskQuery& q) {
+  return answers(q) && q.order == TaskOrder::Display;
+}
+
+template <typename Each>
+void TaskFilterIndex::each_match(const TaskQuery& query, Each each) const {
   TaskQuery q = query;
   for (auto& c : q.conditions)
     if (c.field == TaskCondition::Field::Text) c.text = lowered(c.text);
-  int64_t n = 0;
   if (q.substring.empty()) {
-    for (size_t row = 0; row < rank_.size(); ++row) n += passes(row, q);
-    return n;
+    for (size_t row = 0; row < rank_.size(); ++row)
+      if (passes(row, q)) each(row);
+    return;
   }
   auto needle = lowered(q.substring);
-  size_t pos = 0;
+  size_t pos = 0, row = 0;
   while (pos < text_.size()) {
     const void* hit =
         ::memmem(text_.data() + pos, text_.size() - pos, needle.data(), needle.size());
     if (!hit) break;
-    size_t row = row_at(static_cast<size_t>(static_cast<const char*>(hit) - text_.data()));
-    n += passes(row, q);
+    // Hits come in order: the hit's row is found by walking on from the last one.
+    size_t offset = static_cast<size_t>(static_cast<const char*>(hit) - text_.data());
+    while (starts_[row + 1] <= offset) ++row;
+    if (passes(row, q)) each(row);
     pos = starts_[row + 1];  // a task counts once, however often it matches
   }
+}
+
+int64_t TaskFilterIndex::count(const TaskQuery& q) const {
+  int64_t n = 0;
+  each_match(q, [&](size_t) { ++n; });
   return n;
+}
+
+std::vector<uint32_t> TaskFilterIndex::matching_rows(const TaskQuery& q) const {
+  std::vector<uint32_t> rows;
+  each_match(q, [&](size_t row) { rows.push_back(static_cast<uint32_t>(row)); });
+  return rows;
 }
 
 }  // namespace trainyard
