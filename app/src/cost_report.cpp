@@ -8,11 +8,10 @@
 #include "price_lookup.hpp"
 
 namespace trainyard {
-namespace {
 
 // Batch's Spot nodes are priced at the Spot rate; the older low-priority rate stands in where a
 // size has no Spot row.
-PricesUsed prices_from(const PriceAnswer& answer, const std::string& vm_size,
+PricesUsed prices_used(const PriceAnswer& answer, const std::string& vm_size,
                        const std::string& region, double discount) {
   PricesUsed used{vm_size, region, {}, "", answer.fetched_at, "", answer.offline};
   auto rows = prices_by_region(answer.prices, discount);
@@ -27,10 +26,12 @@ PricesUsed prices_from(const PriceAnswer& answer, const std::string& vm_size,
   return used;
 }
 
+namespace {
+
 PricesUsed look_up(Store& store, azure::HttpClient& http, const azure::PriceSettings& settings,
                    const std::string& vm_size, const std::string& region, Timestamp now) {
   auto answer = look_up_prices(store, http, settings, {vm_size, region}, false, now);
-  if (answer) return prices_from(*answer, vm_size, region, settings.discount);
+  if (answer) return prices_used(*answer, vm_size, region, settings.discount);
   PricesUsed none{vm_size, region, {}, "", {}, answer.error().message, ""};
   return none;
 }

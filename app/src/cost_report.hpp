@@ -12,6 +12,7 @@
 #include "azure/accounts.hpp"
 #include "azure/http.hpp"
 #include "core/cost.hpp"
+#include "price_lookup.hpp"
 #include "store/store.hpp"
 
 namespace trainyard {
@@ -55,6 +56,11 @@ struct CostReport {
   std::vector<PoolCost> pools;
   std::vector<JobCost> jobs;
 };
+
+/// The prices of `answer` for one pool: the first region's rates, the discount applied;
+/// `missing` says so when the answer has no row.
+PricesUsed prices_used(const PriceAnswer& answer, const std::string& vm_size,
+                       const std::string& region, double discount);
 
 /// What `account`'s pools and jobs (only `job` when not empty) cost, at `now`, the discount of
 /// `settings.prices` applied. An error when the account has no region or the cache cannot be read.

@@ -4,6 +4,7 @@
 
 #include "account_quotas.hpp"
 #include "core/sanitizer.hpp"
+#include "pool_burn.hpp"
 #include "pool_history_chart.hpp"
 #include "pool_insight.hpp"
 #include "widgets/charts.hpp"
@@ -21,6 +22,8 @@ struct PoolDetailData : PaneData {
   std::vector<PoolSample> samples;
   AccountUsage usage;
   QuotaLookup quotas;
+  std::optional<PoolBurn> burn;  ///< none: a local pool
+  std::string no_region;         ///< why the account has no region (and so no prices)
 };
 
 void label(Canvas& c, int x, int y, const std::string& text) {
@@ -41,6 +44,57 @@ std::string resize_text(const Pool& p) {
   return fmt::format("{} · dedicated {} → {} · Spot {} → {}", to_wire(p.allocation_state),
                      p.current_dedicated_nodes, p.target_dedicated_nodes,
                      p.current_low_priority_nodes, p.target_low_priority_nodes);
+}
+
+std::string money(double v, const std::string& currency) {
+  return fmt::format("{:.4f} {}", v, sanitize_text(currency));
+}
+
+std::string rate_text(const std::optional<double>& rate) {
+  return rate ? fmt::format("{:.4f}", *rate) : "?";
+}
+
+// `19.0996 USD/h now · 5 dedicated × 3.6730 + 1 Spot × 0.7346 (1 preempted, not billed)`.
+std::string burn_text(const PoolBurn& b) {
+  const auto& n = b.nodes;
+  std::string text = b.hourly ? money(*b.hourly, b.prices.currency) + "/h now"
+                              : "unknown: a billed kind of node has no price";
+  text += fmt::format(" · {} dedicated × {} + {} Spot × {}", n.dedicated,
+                      rate_text(b.prices.rates.dedicated), std::max(0, n.spot - n.preempted),
+                      rate_text(b.prices.rates.spot));
+  if (n.preempted > 0) text += fmt::format(" ({} preempted, not billed)", n.preempted);
+  return text;
+}
+
+std::string prices_text(const PricesUsed& p) {
+  std::string text = fmt::format("{} Linux prices of {} UTC, {}", sanitize_text(p.region),
+                                 format_iso8601(p.as_of).substr(0, 10), sanitize_text(p.currency));
+  return text + " ('trainyard prices --refresh' updates them)";
+}
+
+// The burn rate and the prices it used, then idle dedicated nodes as waste; returns the rows.
+int render_cost(const PoolDetailData& d, Canvas& c, Rect r) {
+  if (!d.burn || r.h < 1) return 0;
+  const auto& b = *d.burn;
+  label(c, r.x, r.y, "cost");
+  int w = r.w - kLabel;
+  if (!d.no_region.empty() || !b.prices.known()) {
+    auto why = d.no_region.empty() ? b.prices.missing : d.no_region;
+    c.draw_text_truncated(r.x + kLabel, r.y, "unknown: " + sanitize_text(why), Role::Dim, w);
+    return 1;
+  }
+  c.draw_text_truncated(r.x + kLabel, r.y, burn_text(b), Role::Default, w);
+  int rows = 1;
+  if (r.h > rows)
+    c.draw_text_truncated(r.x + kLabel, r.y + rows++, prices_text(b.prices), Role::Dim, w);
+  if (b.idle_dedicated > 0 && b.idle_hourly && r.h > rows) {
+    label(c, r.x, r.y + rows, "waste");
+    c.draw_text_truncated(r.x + kLabel, r.y + rows++,
+                          fmt::format("{} idle dedicated node(s) billing {}/h", b.idle_dedicated,
+                                      money(*b.idle_hourly, b.prices.currency)),
+                          Role::StateFailure, w);
+  }
+  return rows;
 }
 
 // One kind's heatmap (at most 2 rows) and its counts under it; returns the rows drawn.
@@ -110,6 +164,11 @@ std::shared_ptr<const PaneData> read_pool_detail(AppContext& ctx, const Frame& f
   auto jobs = ctx.store->jobs(f.account);
   d->usage = account_usage(*pools, jobs ? *jobs : std::vector<Job>{});
   d->quotas = account_quotas(ctx.data_dir, f.account);
+  if (d->pool && f.account != kLocalAccount) {
+    auto region = region_of_account(ctx.settings, *ctx.store, f.account);
+    if (!region) d->no_region = region.error().message;
+    d->burn = pool_burn(*ctx.store, ctx.settings, *d->pool, d->tally, region.value_or(""));
+  }
   return d;
 }
 
@@ -134,6 +193,7 @@ void render_pool_detail(AppContext& ctx, const TuiState& st, Canvas& c, Rect r) 
     c.draw_text_truncated(r.x + kLabel, y++, sanitize_text(p.resize_error), Role::StateFailure,
                           r.w - kLabel);
   }
+  y += render_cost(*d, c, Rect{r.x, y, r.w, r.bottom() - y});
   y += render_kind("dedicated", d->tally.dedicated, c, Rect{r.x, y, r.w, r.bottom() - y});
   y += render_kind("Spot", d->tally.spot, c, Rect{r.x, y, r.w, r.bottom() - y});
   if (y + 2 <= r.bottom()) {

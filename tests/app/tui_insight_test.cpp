@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "azure/discovery.hpp"
+#include "store/price_cache.hpp"
 #include "store/store.hpp"
 #include "sync/remote_log.hpp"
 #include "tui_screen.hpp"
@@ -230,6 +231,31 @@ TEST_F(TuiInsight, PoolPaneHeatmapCountsResizeAndQuotas200x60) {
   EXPECT_NE(line_with("nodes (5 + 2 Spot)"), "") << screen();
   EXPECT_NE(line_with("running tasks (6)"), "") << screen();  // 3 running nodes × 2
   expect("pool_200x60");
+}
+
+// The gpu pool at the cached westeurope prices (dedicated 3.673, Spot 0.7346 an hour): 5
+// dedicated × 3.673 = 18.365, plus 2 Spot of which 1 preempted: 1 × 0.7346; 19.0996 an hour.
+// d-3 is idle: 1 × 3.673 billing for nothing.
+TEST_F(TuiInsight, PoolPaneShowsItsBurnRateAndIdleDedicatedNodes) {
+  seed_job();
+  seed_pools();
+  std::vector<VmPrice> prices = {
+      {"Standard_NC24ads_A100_v4", "westeurope", PriceKind::Dedicated, 3.673, "USD", at(-86400)},
+      {"Standard_NC24ads_A100_v4", "westeurope", PriceKind::Spot, 0.7346, "USD", at(-86400)}};
+  ASSERT_TRUE(store_prices(store(), "Standard_NC24ads_A100_v4", "westeurope", prices,
+                           kFixtureNow - std::chrono::hours(3))
+                  .ok());
+  open_batch(kLarge, "pools");
+  keys("Down d");
+  EXPECT_NE(line_with("cost      19.0996 USD/h now · 5 dedicated × 3.6730 + 1 Spot × 0.7346 (1 "
+                      "preempted, not billed)"),
+            "")
+      << screen();
+  EXPECT_NE(line_with("westeurope Linux prices of 2024-03-01 UTC, USD"), "") << screen();
+  EXPECT_NE(line_with("waste     1 idle dedicated node(s) billing 3.6730 USD/h"), "") << screen();
+  keys("q Up d");  // cpu (standard_d4s_v3) has no cached price
+  EXPECT_NE(line_with("cost      unknown: no prices cached for standard_d4s_v3 in westeurope"), "")
+      << screen();
 }
 
 TEST_F(TuiInsight, PoolPane80x24AndEnterStillOpensNodes) {
