@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace trainyard {
 namespace {
@@ -20,9 +21,15 @@ std::string lowered(const std::string& s) {
   return out;
 }
 
-bool is_ascii(const std::string& s) {
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return static_cast<unsigned char>(c) < 0x80 && c != '\0'; });
+bool has_nul(const std::string& s) {
+  return s.find('\0') != std::string::npos;
+}
+
+// -1, 0 or 1 as `a` sorts before, with or after `b`; std::nullopt before any value, as SQLite
+// sorts NULL.
+template <typename Key>
+int compare_keys(const Key& a, const Key& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
 }
 
 bool compare(TaskCondition::Cmp cmp, int64_t a, int64_t b) {
@@ -62,7 +69,12 @@ void TaskFilterIndex::add(const TaskSummary& t) {
     for (char c : *part) text_ += ascii_lower(c);
     text_ += '\0';  // a match never spans two fields: no needle holds a NUL
   }
+  auto row = static_cast<uint32_t>(ids_.size());
   ids_.push_back(t.id);
+  if (lowered(t.command_line) != t.command_line) cased_commands_.emplace(row, t.command_line);
+  retries_.push_back(t.retries);
+  requeues_.push_back(t.requeues);
+  slots_.push_back(t.slots);
   rank_.push_back(static_cast<int8_t>(t.state_rank));
   flags_.push_back(static_cast<uint8_t>((t.failed ? kFailed : 0) | (t.exit_code ? kHasExit : 0) |
                                         (t.failure_code ? kFailureCode : 0)));
@@ -70,9 +82,9 @@ void TaskFilterIndex::add(const TaskSummary& t) {
 }
 
 bool TaskFilterIndex::answers(const TaskQuery& q) {
-  if (!is_ascii(q.substring)) return false;
+  if (has_nul(q.substring)) return false;
   return std::all_of(q.conditions.begin(), q.conditions.end(), [](const TaskCondition& c) {
-    return c.field != TaskCondition::Field::Text || is_ascii(c.text);
+    return c.field != TaskCondition::Field::Text || !has_nul(c.text);
   });
 }
 
@@ -106,10 +118,6 @@ bool TaskFilterIndex::passes(size_t row, const TaskQuery& q) const {
                      [&](const TaskCondition& c) { return holds(row, c) != c.negate; });
 }
 
-bool TaskFilterIndex::lists(const TaskQuery& q) {
-  return answers(q) && q.order == TaskOrder::Display;
-}
-
 template <typename Each>
 void TaskFilterIndex::each_match(const TaskQuery& query, Each each) const {
   TaskQuery q = query;
@@ -140,10 +148,78 @@ int64_t TaskFilterIndex::count(const TaskQuery& q) const {
   return n;
 }
 
+// The display order is the index's own; another order walks that order's rows (sorted once)
+// and keeps the matches, as `col DESC, id DESC` is `col, id` backwards (NULL last then).
 std::vector<uint32_t> TaskFilterIndex::matching_rows(const TaskQuery& q) const {
   std::vector<uint32_t> rows;
-  each_match(q, [&](size_t row) { rows.push_back(static_cast<uint32_t>(row)); });
+  if (q.order == TaskOrder::Display) {
+    each_match(q, [&](size_t row) { rows.push_back(static_cast<uint32_t>(row)); });
+    return rows;
+  }
+  std::vector<uint8_t> hit(size(), 0);
+  size_t n = 0;
+  each_match(q, [&](size_t row) {
+    hit[row] = 1;
+    ++n;
+  });
+  rows.reserve(n);
+  const auto& order = ascending(q.order);
+  auto keep = [&](uint32_t row) {
+    if (hit[row]) rows.push_back(row);
+  };
+  if (q.descending)
+    std::for_each(order.rbegin(), order.rend(), keep);
+  else
+    std::for_each(order.begin(), order.end(), keep);
   return rows;
+}
+
+const std::vector<uint32_t>& TaskFilterIndex::ascending(TaskOrder order) const {
+  auto it = orders_.find(order);
+  if (it != orders_.end()) return it->second;
+  std::vector<uint32_t> rows(size());
+  for (uint32_t row = 0; row < rows.size(); ++row) rows[row] = row;
+  std::sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) { return less(order, a, b); });
+  return orders_.emplace(order, std::move(rows)).first->second;
+}
+
+bool TaskFilterIndex::less(TaskOrder order, uint32_t a, uint32_t b) const {
+  auto exit_code = [&](uint32_t row) {
+    return flags_[row] & kHasExit ? std::optional(exit_[row]) : std::nullopt;
+  };
+  int c = 0;
+  switch (order) {
+    case TaskOrder::Display:
+    case TaskOrder::Id:
+      break;
+    case TaskOrder::State:
+      c = compare_keys(rank_[a], rank_[b]);
+      break;
+    case TaskOrder::ExitCode:
+      c = compare_keys(exit_code(a), exit_code(b));
+      break;
+    case TaskOrder::Retries:
+      c = compare_keys(retries_[a], retries_[b]);
+      break;
+    case TaskOrder::Requeues:
+      c = compare_keys(requeues_[a], requeues_[b]);
+      break;
+    case TaskOrder::Slots:
+      c = compare_keys(slots_[a], slots_[b]);
+      break;
+    case TaskOrder::CommandLine:
+      c = compare_keys(command(a), command(b));  // bytewise, as SQLite's BINARY collation
+      break;
+  }
+  return c != 0 ? c < 0 : ids_[a] < ids_[b];
+}
+
+std::string_view TaskFilterIndex::command(uint32_t row) const {
+  if (auto it = cased_commands_.find(row); it != cased_commands_.end()) return it->second;
+  std::string_view text(text_.data() + starts_[row], starts_[row + 1] - starts_[row]);
+  size_t id_end = text.find('\0');
+  size_t name_end = text.find('\0', id_end + 1);
+  return text.substr(name_end + 1, text.size() - name_end - 2);  // its own NUL ends it
 }
 
 }  // namespace trainyard

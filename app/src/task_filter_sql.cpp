@@ -87,7 +87,7 @@ std::vector<FilterTerm> add_task_conditions(const RowFilter& f, TaskQuery& q,
     }
     std::optional<TaskCondition> c;
     if (t.kind == FilterTerm::Kind::Text && !t.negate && q.substring.empty()) {
-      q.substring = t.value;  // the first plain text takes the trigram index
+      q.substring = t.value;  // the first plain text is the query's substring
       continue;
     }
     if (t.kind == FilterTerm::Kind::Text)

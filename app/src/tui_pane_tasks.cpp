@@ -282,7 +282,7 @@ class TasksPane : public Pane {
   // Everything the filter asks the store can answer: a count (kept while the same list is
   // paged) and one page, read by its key from a row of the last page when it is near.
   void page_from_store(AppContext& ctx, Page& page, TaskQuery q, const std::string& list) {
-    if (const auto* index = filter_index(ctx, q); index && TaskFilterIndex::lists(q))
+    if (const auto* index = filter_index(ctx, q))
       return page_from_index(ctx, page, q, list, *index);
     if (!last_ || last_->list != list || last_->indexed)
       last_ = LastPage{list, 0, count(ctx, q), {}, false, {}};

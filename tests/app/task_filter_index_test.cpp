@@ -20,13 +20,13 @@ class TaskFilterIndexTest : public ::testing::Test {
   Store& store() { return *fixture_.ctx().store; }
 
   /// The index's count, checked against the store's.
-  int64_t count(TaskQuery q) {
+  int64_t count(TaskQuery q, size_t tasks = 4) {
     q.account = kLocalAccount;
     q.job = "resnet-sweep";
     auto index = TaskFilterIndex::read(store(), q.account, q.job);
     EXPECT_TRUE(index) << index.error().message;
     if (!index) return -1;
-    EXPECT_EQ(index->size(), 4u);
+    EXPECT_EQ(index->size(), tasks);
     EXPECT_TRUE(TaskFilterIndex::answers(q));
     auto stored = store().count_tasks(q);
     EXPECT_TRUE(stored);
@@ -88,17 +88,36 @@ TEST_F(TaskFilterIndexTest, MatchingRowsAreTheStoresListInDisplayOrder) {
   EXPECT_EQ(rows({.substring = "zzz"}), Ids{});
 }
 
-TEST_F(TaskFilterIndexTest, ListsOnlyInTheDisplayOrder) {
-  EXPECT_TRUE(TaskFilterIndex::lists({.substring = "lr"}));
-  EXPECT_FALSE(TaskFilterIndex::lists({.substring = "lr", .order = TaskOrder::Id}));
-  EXPECT_FALSE(TaskFilterIndex::lists({.substring = "\xc3\xa9"}));
+// Each order as the store sorts it, ties by id: lr-0010 and lr-0030 have no exit code (first
+// ascending, last descending), lr-0001 exited 0 and lr-0003 1; lr-0003 was retried once.
+TEST_F(TaskFilterIndexTest, EveryOrderAsTheStoreSortsIt) {
+  using Ids = std::vector<std::string>;
+  TaskQuery q{.substring = "lr", .order = TaskOrder::ExitCode};
+  EXPECT_EQ(rows(q), (Ids{"lr-0010", "lr-0030", "lr-0001", "lr-0003"}));
+  q.descending = true;
+  EXPECT_EQ(rows(q), (Ids{"lr-0003", "lr-0001", "lr-0030", "lr-0010"}));
+  q = {.substring = "lr", .order = TaskOrder::Id, .descending = true};
+  EXPECT_EQ(rows(q), (Ids{"lr-0030", "lr-0010", "lr-0003", "lr-0001"}));
+  q = {.substring = "lr", .order = TaskOrder::CommandLine};
+  EXPECT_EQ(rows(q), (Ids{"lr-0001", "lr-0003", "lr-0010", "lr-0030"}));
+  for (auto order : {TaskOrder::State, TaskOrder::Retries, TaskOrder::Requeues, TaskOrder::Slots})
+    for (bool descending : {false, true}) rows({.order = order, .descending = descending});
 }
 
-TEST_F(TaskFilterIndexTest, NonAsciiTextIsLeftToTheStore) {
-  EXPECT_FALSE(TaskFilterIndex::answers({.substring = "\xc3\xa9t\xc3\xa9"}));
-  EXPECT_FALSE(
-      TaskFilterIndex::answers({.conditions = {{C::Field::Text, C::Cmp::Eq, 0, "\xc3\xa9"}}}));
-  EXPECT_TRUE(TaskFilterIndex::answers({.substring = "ascii"}));
+// LIKE and the index fold ASCII case only: other text matches byte for byte. A NUL, which no
+// field holds, is left to the store.
+TEST_F(TaskFilterIndexTest, NonAsciiTextMatchesExactlyAsLikeDoes) {
+  ASSERT_TRUE(store().upsert_task({.account = kLocalAccount,
+                                   .job_id = "resnet-sweep",
+                                   .id = "lr-\xc3\xa9t\xc3\xa9",
+                                   .display_name = "\xc3\x89T\xc3\x89 Run"}));
+  EXPECT_EQ(count({.substring = "\xc3\xa9t\xc3\xa9"}, 5), 1);
+  EXPECT_EQ(count({.substring = "\xc3\xa9T\xc3\xa9"}, 5), 1);  // ASCII T folds
+  EXPECT_EQ(count({.substring = "\xc3\x89t\xc3\x89 run"}, 5), 1);
+  EXPECT_EQ(count({.substring = "\xc3\x89t\xc3\xa9"}, 5), 0);  // É is not é
+  EXPECT_FALSE(TaskFilterIndex::answers({.substring = std::string("a\0b", 3)}));
+  EXPECT_FALSE(TaskFilterIndex::answers(
+      {.conditions = {{C::Field::Text, C::Cmp::Eq, 0, std::string("\0", 1)}}}));
 }
 
 }  // namespace

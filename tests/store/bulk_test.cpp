@@ -50,7 +50,7 @@ TEST_F(StoreBulk, HundredThousandTasksInOneWrite) {
   // "eval" is only in the display names of every 1000th task (all Active: i % 4 == 0).
   EXPECT_EQ(*store_->count_tasks({.account = "acct", .job = "sweep", .substring = "EVAL"}),
             kTasks / 1000);
-  // "seed 1234" matches seeds 1234 and 12340..12349: 11 tasks (FTS path).
+  // "seed 1234" matches seeds 1234 and 12340..12349: 11 tasks.
   EXPECT_EQ(*store_->count_tasks({.account = "acct", .job = "sweep", .substring = "seed 1234"}),
             1 + 10);
   // "-9": ids task-9… (LIKE path, 2 characters): 1 + 10 + 100 + 1000 + 10000.

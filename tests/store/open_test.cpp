@@ -47,7 +47,50 @@ TEST(StoreOpen, CreatesAndMigratesToLatest) {
             std::to_string((*s)->schema_version()));
   EXPECT_EQ(pragma_text((*s)->handle(), "PRAGMA journal_mode"), "wal");
   EXPECT_EQ(pragma_text((*s)->handle(), "PRAGMA synchronous"), "1");  // NORMAL
-  EXPECT_TRUE((*s)->has_substring_index());  // Debian 12's SQLite has FTS5 trigram
+  EXPECT_EQ(
+      pragma_text((*s)->handle(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%fts%'"),
+      "0");
+}
+
+// Version 13 caches carry the FTS5 trigram index that opening used to create, with its
+// triggers: version 14 drops them all and keeps the tasks, which are then written as before.
+TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
+  TempDir dir;
+  auto path = dir.file("cache.db");
+  {
+    auto s = Store::open(path);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_EQ(sqlite3_exec((*s)->handle(),
+                           "CREATE VIRTUAL TABLE task_fts USING fts5(id, display_name, "
+                           "command_line, content='tasks', content_rowid='pk', "
+                           "tokenize='trigram', columnsize=0);"
+                           "CREATE TABLE task_fts_pending(pk INTEGER PRIMARY KEY);"
+                           "CREATE TRIGGER tasks_fts_insert AFTER INSERT ON tasks BEGIN "
+                           "INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk); END;"
+                           "PRAGMA user_version = 13;",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    Task t;
+    t.account = "acct";
+    t.job_id = "j";
+    t.id = "kept";
+    ASSERT_TRUE((*s)->upsert_task(t).ok());
+    EXPECT_EQ(pragma_text((*s)->handle(), "SELECT count(*) FROM task_fts_pending"), "1");
+  }
+  auto s = Store::open(path);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ((*s)->schema_version(), 14);
+  EXPECT_EQ(
+      pragma_text((*s)->handle(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%fts%'"),
+      "0");
+  Task t;
+  t.account = "acct";
+  t.job_id = "j";
+  t.id = "added";
+  ASSERT_TRUE((*s)->upsert_task(t).ok());
+  EXPECT_EQ(*(*s)->count_tasks({.account = "acct", .job = "j"}), 2);
+  ASSERT_TRUE((*s)->delete_task("acct", "j", "kept").ok());
+  EXPECT_EQ(*(*s)->count_tasks({.account = "acct", .job = "j", .substring = "ADD"}), 1);
 }
 
 TEST(StoreOpen, ReopenIsIdempotentAndKeepsData) {
@@ -221,7 +264,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 13);
+  EXPECT_EQ((*s)->schema_version(), 14);
   // Version 13: the price cache.
   EXPECT_TRUE(store_prices(**s, "Standard_NC6", "", {}, from_micros(1)).ok());
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.

@@ -131,14 +131,14 @@ TEST_F(StoreQuery, SubstringIsCaseInsensitiveOverIdNameAndCommand) {
   auto find = [&](const std::string& s) {
     return ids(store_->tasks({.account = "acct", .job = "j", .substring = s}));
   };
-  EXPECT_EQ(find("eval"), (std::vector<std::string>{"c-late"}));   // displayName, FTS
-  EXPECT_EQ(find("TRAIN.PY"), (std::vector<std::string>{"r-1"}));  // commandLine, FTS
-  EXPECT_EQ(find("C-EA"), (std::vector<std::string>{"c-early"}));  // id, FTS
-  EXPECT_EQ(find("AB"), (std::vector<std::string>{"a-2"}));        // 2 chars: LIKE
+  EXPECT_EQ(find("eval"), (std::vector<std::string>{"c-late"}));   // displayName
+  EXPECT_EQ(find("TRAIN.PY"), (std::vector<std::string>{"r-1"}));  // commandLine
+  EXPECT_EQ(find("C-EA"), (std::vector<std::string>{"c-early"}));  // id
+  EXPECT_EQ(find("AB"), (std::vector<std::string>{"a-2"}));
   EXPECT_EQ(find("a-"), (std::vector<std::string>{"a-1", "a-2", "a-0"}));
   EXPECT_EQ(find("%_"), (std::vector<std::string>{"r-1"}));  // wildcards literal
   EXPECT_EQ(find("0%_off"), (std::vector<std::string>{"r-1"}));
-  EXPECT_EQ(find("\"x OR y\""), std::vector<std::string>{});  // no FTS syntax
+  EXPECT_EQ(find("\"x OR y\""), std::vector<std::string>{});  // no query syntax
   EXPECT_EQ(find("_"), (std::vector<std::string>{"r-1"}));
   EXPECT_TRUE(find("zzz").empty());
   EXPECT_EQ(*store_->count_tasks({.account = "acct", .job = "j", .substring = "c-"}), 2);

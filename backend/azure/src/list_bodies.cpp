@@ -2,6 +2,10 @@
 // next-page link taken apart into its path and query (its api-version is the client's own).
 #include <fmt/format.h>
 
+#include <future>
+#include <optional>
+#include <system_error>
+
 #include "azure/http.hpp"
 #include "azure/task_page.hpp"
 
@@ -54,13 +58,73 @@ Result<std::pair<std::string, Query>> split_link(const std::string& endpoint,
   return out;
 }
 
+// A JSON string's text from its opening quote; none when it holds an escape other than \/, \"
+// and \\ (a next-page link needs no other).
+std::optional<std::string> json_string_at(std::string_view s, std::size_t quote) {
+  std::string out;
+  for (std::size_t i = quote + 1; i < s.size(); ++i) {
+    if (s[i] == '"') return out;
+    if (s[i] != '\\') {
+      out += s[i];
+      continue;
+    }
+    if (++i >= s.size() || (s[i] != '/' && s[i] != '"' && s[i] != '\\')) return std::nullopt;
+    out += s[i];
+  }
+  return std::nullopt;
+}
+
+// The next-page link as Batch writes it, after the page's value array: the last
+// "odata.nextLink" member of the body, read without parsing the page. Only a guess, which the
+// page's parse confirms.
+std::optional<std::string> trailing_next_link(std::string_view body) {
+  constexpr std::string_view kKey = "\"odata.nextLink\"";
+  auto key = body.rfind(kKey);
+  if (key == std::string_view::npos) return std::nullopt;
+  auto colon = body.find_first_not_of(" \t\r\n", key + kKey.size());
+  if (colon == std::string_view::npos || body[colon] != ':') return std::nullopt;
+  auto quote = body.find_first_not_of(" \t\r\n", colon + 1);
+  if (quote == std::string_view::npos || body[quote] != '"') return std::nullopt;
+  return json_string_at(body, quote);
+}
+
+// The request for the page at `link`, started on a thread of its own; invalid when the link is
+// not the account's or no thread could be started. The client is used by nothing else until the
+// answer is taken.
+std::future<Result<HttpResponse>> ask_ahead(BatchClient& client, const std::string& link) {
+  auto at = split_link(client.options().endpoint, link);
+  if (!at) return {};
+  try {
+    return std::async(std::launch::async, [&client, at = std::move(*at)]() -> Result<HttpResponse> {
+      try {
+        return client.call("GET", at.first, at.second);
+      } catch (const std::exception& e) {
+        return make_error(ErrorKind::Internal, e.what());
+      }
+    });
+  } catch (const std::system_error&) {
+    return {};
+  }
+}
+
+// Each page is parsed while the next one is already asked for, from the link read off the end
+// of its body: the service builds and sends a page as long as the client takes to parse one. A
+// parse that finds another link drops the early answer and asks for the link it found.
 Result<void> follow(BatchClient& client, const std::string& what, Result<HttpResponse> r,
                     const OnBody& on_body) {
   while (true) {
     if (!r) return r.error();
+    auto guess = trailing_next_link(r->body);
+    auto ahead = guess ? ask_ahead(client, *guess) : std::future<Result<HttpResponse>>{};
     auto next = on_body(r->body);
+    bool guessed = ahead.valid() && next && *next == *guess;
+    if (ahead.valid() && !guessed) ahead.wait();  // the client is free again
     if (!next) return next.error();
     if (next->empty()) return {};
+    if (guessed) {
+      r = ahead.get();
+      continue;
+    }
     auto at = split_link(client.options().endpoint, *next);
     if (!at) return make_error(ErrorKind::Parse, fmt::format("{}: {}", what, at.error().message));
     r = client.call("GET", at->first, at->second);

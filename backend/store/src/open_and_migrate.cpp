@@ -80,9 +80,6 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& path) {
   auto v = detail::migrate(db, path);
   if (!v) return v.error();
   store->version_ = *v;
-  auto fts = detail::ensure_substring_index(db);
-  if (!fts) return fts.error();
-  store->has_fts_ = *fts;
   return store;
 }
 
@@ -108,7 +105,6 @@ Result<void> Store::write(const std::function<Result<void>()>& fn, Durability d)
       body = make_error(ErrorKind::Internal, "write: unknown exception");
     }
     in_write_ = false;
-    if (body && has_fts_) body = detail::flush_substring_index(db_);
     if (!body) return finish(db_, false, body);
     auto c = detail::exec(db_, "COMMIT", "write: commit");
     return finish(db_, c.ok(), c);

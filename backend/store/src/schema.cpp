@@ -246,52 +246,23 @@ CREATE TABLE vm_price_fetches(
   fetched_at INTEGER NOT NULL, PRIMARY KEY(vm_size, region)) WITHOUT ROWID;
 )sql";
 
+// Version 14: the FTS5 trigram index over tasks (created outside the steps, where SQLite had
+// it) goes. The Tasks pane filters a job's tasks in memory, so the index only cost: a third of
+// a sync's write time, and more pages than the tasks table itself.
+constexpr const char* kSchemaV14 = R"sql(
+DROP TRIGGER IF EXISTS tasks_fts_insert;
+DROP TRIGGER IF EXISTS tasks_fts_delete;
+DROP TRIGGER IF EXISTS tasks_fts_update;
+DROP TABLE IF EXISTS task_fts;
+DROP TABLE IF EXISTS task_fts_pending;
+)sql";
+
 const std::vector<const char*>& migrations() {
   static const std::vector<const char*> steps = {
-      kSchemaV1, kSchemaV2, kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6, kSchemaV7,
-      kSchemaV8, kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12, kSchemaV13};
+      kSchemaV1, kSchemaV2, kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6,  kSchemaV7,
+      kSchemaV8, kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12, kSchemaV13, kSchemaV14};
   return steps;
 }
-
-// External-content FTS5 over tasks. The trigram tokenizer (SQLite >= 3.34) answers
-// case-insensitive substring queries of >= 3 characters.
-//
-// New and renamed tasks are queued in task_fts_pending and indexed in one statement when the
-// write transaction ends (flush_substring_index): FTS5 flushes its buffer at every statement
-// savepoint, so indexing row by row from a trigger made a 100,000-task sync ~5x slower.
-// A row still queued has no index entry, so the triggers only 'delete' rows not queued.
-constexpr const char* kFtsSql = R"sql(
-CREATE VIRTUAL TABLE task_fts USING fts5(
-  id, display_name, command_line, content='tasks', content_rowid='pk', tokenize='trigram',
-  columnsize=0);
-CREATE TABLE task_fts_pending(pk INTEGER PRIMARY KEY);
-CREATE TRIGGER tasks_fts_insert AFTER INSERT ON tasks BEGIN
-  INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk);
-END;
-CREATE TRIGGER tasks_fts_delete AFTER DELETE ON tasks BEGIN
-  INSERT INTO task_fts(task_fts, rowid, id, display_name, command_line)
-  SELECT 'delete', old.pk, old.id, old.display_name, old.command_line
-  WHERE NOT EXISTS (SELECT 1 FROM task_fts_pending WHERE pk = old.pk);
-  DELETE FROM task_fts_pending WHERE pk = old.pk;
-END;
--- Upserts rewrite every column; re-index only when the searched text really changed.
-CREATE TRIGGER tasks_fts_update AFTER UPDATE OF id, display_name, command_line ON tasks
-WHEN old.id IS NOT new.id OR old.display_name IS NOT new.display_name
-  OR old.command_line IS NOT new.command_line BEGIN
-  INSERT INTO task_fts(task_fts, rowid, id, display_name, command_line)
-  SELECT 'delete', old.pk, old.id, old.display_name, old.command_line
-  WHERE NOT EXISTS (SELECT 1 FROM task_fts_pending WHERE pk = old.pk);
-  INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk);
-END;
-INSERT INTO task_fts(task_fts) VALUES ('rebuild');
-)sql";
-
-constexpr const char* kFlushSql = R"sql(
-INSERT INTO task_fts(rowid, id, display_name, command_line)
-  SELECT t.pk, t.id, t.display_name, t.command_line
-  FROM task_fts_pending p JOIN tasks t ON t.pk = p.pk;
-DELETE FROM task_fts_pending;
-)sql";
 
 Result<int> user_version(sqlite3* db) {
   sqlite3_stmt* s = nullptr;
@@ -302,16 +273,6 @@ Result<int> user_version(sqlite3* db) {
   auto row = stmt.step();
   if (!row) return row.error();
   return *row ? stmt.i32(0) : 0;
-}
-
-Result<bool> table_exists(sqlite3* db, const char* name) {
-  sqlite3_stmt* s = nullptr;
-  const char* sql = "SELECT 1 FROM sqlite_master WHERE name = ?1";
-  if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
-    return db_error(db, "read schema");
-  }
-  Stmt stmt(s, "read schema", nullptr);
-  return stmt.bind(1, name).step();
 }
 
 Error too_new(const std::string& path, int found) {
@@ -376,36 +337,6 @@ Result<int> migrate(sqlite3* db, const std::string& path) {
   }
   TY_TRY(exec(db, "COMMIT", "migrate schema"));
   return latest_schema_version();
-}
-
-Result<bool> ensure_substring_index(sqlite3* db) {
-  auto present = table_exists(db, "task_fts");
-  if (!present || *present) return present;
-  TY_TRY(exec(db, "BEGIN IMMEDIATE", "create substring index"));
-  present = table_exists(db, "task_fts");
-  if (present && !*present) {
-    // An SQLite without FTS5 or trigram fails here; queries then fall back to LIKE.
-    present = exec(db, kFtsSql, "create substring index").ok();
-  }
-  if (!present || !*present) {
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    return present;
-  }
-  TY_TRY(exec(db, "COMMIT", "create substring index"));
-  return true;
-}
-
-Result<void> flush_substring_index(sqlite3* db) {
-  // The common case (no task written) costs one primary-key probe.
-  sqlite3_stmt* s = nullptr;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM task_fts_pending LIMIT 1", -1, &s, nullptr) !=
-      SQLITE_OK) {
-    return db_error(db, "update substring index");
-  }
-  Stmt probe(s, "update substring index", nullptr);
-  auto pending = probe.step();
-  if (!pending) return pending.error();
-  return *pending ? exec(db, kFlushSql, "update substring index") : ok_result();
 }
 
 }  // namespace trainyard::detail

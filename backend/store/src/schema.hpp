@@ -1,4 +1,4 @@
-// Schema migrations and the optional substring index (store-private).
+// Schema migrations (store-private).
 #pragma once
 
 #include <sqlite3.h>
@@ -19,13 +19,5 @@ Result<void> check_is_ours(sqlite3* db, const std::string& path);
 /// Brings the database to latest_schema_version() in one IMMEDIATE transaction; returns the
 /// version. A database from a newer trainyard is refused, untouched.
 Result<int> migrate(sqlite3* db, const std::string& path);
-
-/// Creates the FTS5 trigram index over tasks when this SQLite supports it and it is missing;
-/// returns whether the index is present.
-Result<bool> ensure_substring_index(sqlite3* db);
-
-/// Indexes the tasks queued since the last flush; called inside the write transaction,
-/// before COMMIT and before a substring query that must see the transaction's own writes.
-Result<void> flush_substring_index(sqlite3* db);
 
 }  // namespace trainyard::detail

@@ -1,7 +1,6 @@
 // Task lists, counts and the substring filter.
 #include <algorithm>
 
-#include "schema.hpp"
 #include "statement.hpp"
 #include "store/store.hpp"
 #include "task_rows.hpp"
@@ -10,26 +9,6 @@ namespace trainyard {
 namespace {
 
 // Parameters: ?1 account, ?2 job, ?3 state rank, ?4 substring, ?5 limit, ?6 offset.
-enum class Substring { None, Like, Fts };
-
-// The trigram index only answers patterns of at least 3 characters (code points).
-bool long_enough_for_fts(std::string_view s) {
-  size_t chars = 0;
-  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
-  return chars >= 3;
-}
-
-Substring substring_mode(const TaskQuery& q, bool has_fts) {
-  if (q.substring.empty()) return Substring::None;
-  return has_fts && long_enough_for_fts(q.substring) ? Substring::Fts : Substring::Like;
-}
-
-// An FTS5 string literal: the whole pattern as one phrase, so operators in it mean nothing.
-std::string fts_phrase(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // `%…%` with LIKE's wildcards (and the escape character itself) escaped.
 std::string like_pattern(const std::string& s) {
@@ -89,20 +68,14 @@ std::string condition_sql(const TaskCondition& c, int n) {
   return std::string(c.negate ? "NOT " : "") + "coalesce((" + body + "), 0)";
 }
 
-// `by_match`: the trigram matches drive the query (one rowid lookup per match); the unary `+`
-// keeps SQLite from scanning the ordering index instead and probing every task of the job.
-std::string where_clause(const TaskQuery& q, Substring mode, bool by_match = false) {
-  std::string plus = by_match && mode == Substring::Fts ? "+" : "";
-  std::string w = " WHERE " + plus + "account = ?1";
-  if (!q.job.empty()) w += " AND " + plus + "job_id = ?2";
-  if (q.state) w += " AND " + plus + "state_rank = ?3";
-  if (mode == Substring::Fts) {
-    w += " AND pk IN (SELECT rowid FROM task_fts WHERE task_fts MATCH ?4)";
-  } else if (mode == Substring::Like) {
-    // LIKE is case-insensitive for ASCII, like the trigram tokenizer.
+std::string where_clause(const TaskQuery& q) {
+  std::string w = " WHERE account = ?1";
+  if (!q.job.empty()) w += " AND job_id = ?2";
+  if (q.state) w += " AND state_rank = ?3";
+  // LIKE folds ASCII case only, as the Tasks pane's index in memory does.
+  if (!q.substring.empty())
     w += " AND (id LIKE ?4 ESCAPE '\\' OR display_name LIKE ?4 ESCAPE '\\'"
          " OR command_line LIKE ?4 ESCAPE '\\')";
-  }
   for (size_t i = 0; i < q.conditions.size(); ++i)
     w += " AND " + condition_sql(q.conditions[i], kFirstConditionParam + static_cast<int>(i));
   return w;
@@ -131,12 +104,11 @@ const char* order_column(TaskOrder o) {
   return nullptr;
 }
 
-void bind_filter(detail::Stmt& s, const TaskQuery& q, Substring mode) {
+void bind_filter(detail::Stmt& s, const TaskQuery& q) {
   s.bind(1, q.account);
   if (!q.job.empty()) s.bind(2, q.job);
   if (q.state) s.bind(3, static_cast<int>(*q.state));  // enum order is the display order
-  if (mode == Substring::Fts) s.bind(4, fts_phrase(q.substring));
-  if (mode == Substring::Like) s.bind(4, like_pattern(q.substring));
+  if (!q.substring.empty()) s.bind(4, like_pattern(q.substring));
   for (size_t i = 0; i < q.conditions.size(); ++i) {
     const auto& c = q.conditions[i];
     int n = kFirstConditionParam + static_cast<int>(i);
@@ -223,70 +195,20 @@ void bind_seek(detail::Stmt& s, const TaskQuery& q, int n) {
   s.bind(n + 2, t.id);
 }
 
-// Trigram matches (in any job) up to which they drive a list (rowid lookups, then a sort), and
-// up to which they drive a count. Past the second, matches are dense: an ASCII pattern is then
-// cheaper through LIKE along the ordering index, which meets dense matches early and counts ~3x
-// faster than 100,000 lookups (bench/README.md has the figures).
-constexpr int64_t kFewMatches = 256;
-constexpr int64_t kSparseMatches = 20000;
-
-// Trigram matches of the pattern, counted up to kSparseMatches + 1.
-Result<int64_t> capped_matches(detail::StatementCache& c, const TaskQuery& q) {
-  auto s =
-      c.get("SELECT count(*) FROM (SELECT rowid FROM task_fts WHERE task_fts MATCH ?1 LIMIT ?2)",
-            "count substring matches");
-  if (!s) return s.error();
-  s->bind(1, fts_phrase(q.substring)).bind(2, kSparseMatches + 1);
-  auto row = s->step();
-  if (!row) return row.error();
-  return *row ? s->i64(0) : 0;
-}
-
-bool is_ascii(std::string_view s) {
-  for (unsigned char c : s)
-    if (c >= 0x80) return false;
-  return true;
-}
-
-/// How one query answers its substring filter.
-struct Plan {
-  Substring mode = Substring::None;
-  bool by_match = false;  ///< the trigram matches drive the query (see where_clause)
-};
-
-// The cheapest way to a list (or a count) for the pattern's number of matches. LIKE and the
-// trigram tokenizer fold ASCII case alike, so an ASCII pattern may take either.
-Result<Plan> plan_for(detail::StatementCache& c, const TaskQuery& q, bool has_fts, bool count) {
-  auto mode = substring_mode(q, has_fts);
-  if (mode != Substring::Fts) return Plan{mode, false};
-  auto matches = capped_matches(c, q);
-  if (!matches) return matches.error();
-  if (*matches <= kFewMatches) return Plan{Substring::Fts, true};
-  if (*matches <= kSparseMatches) return Plan{Substring::Fts, count};
-  if (is_ascii(q.substring)) return Plan{Substring::Like, false};
-  return Plan{Substring::Fts, count};
-}
-
 }  // namespace
 
 Result<std::vector<Task>> Store::tasks(const TaskQuery& q) {
-  // Inside write(), tasks written so far are still queued for the index.
-  if (substring_mode(q, has_fts_) == Substring::Fts && in_write_)
-    TY_TRY(detail::flush_substring_index(db_));
   std::vector<Task> out;
   TY_TRY(read([&]() -> Result<void> {
-    auto plan = plan_for(*cache_, q, has_fts_, false);
-    if (!plan) return plan.error();
     bool seek = q.seek && !q.job.empty();
     bool reverse = q.from_end || (seek && q.seek->backward);
     int seek_param = kFirstConditionParam + static_cast<int>(q.conditions.size());
-    std::string sql = "SELECT " + detail::task_columns() + " FROM tasks" +
-                      where_clause(q, plan->mode, plan->by_match) +
+    std::string sql = "SELECT " + detail::task_columns() + " FROM tasks" + where_clause(q) +
                       (seek ? seek_sql(q, seek_param) : "") + order_sql(q, reverse) +
                       " LIMIT ?5 OFFSET ?6";
     auto s = cache_->get(sql, "list tasks");
     if (!s) return s.error();
-    bind_filter(*s, q, plan->mode);
+    bind_filter(*s, q);
     if (seek) bind_seek(*s, q, seek_param);
     s->bind(5, q.limit < 0 ? int64_t{-1} : q.limit);
     s->bind(6, seek || q.offset < 0 ? int64_t{0} : q.offset);
@@ -301,14 +223,9 @@ Result<std::vector<Task>> Store::tasks(const TaskQuery& q) {
 }
 
 Result<int64_t> Store::count_tasks(const TaskQuery& q) {
-  if (substring_mode(q, has_fts_) == Substring::Fts && in_write_)
-    TY_TRY(detail::flush_substring_index(db_));
-  auto plan = plan_for(*cache_, q, has_fts_, true);
-  if (!plan) return plan.error();
-  auto s = cache_->get("SELECT count(*) FROM tasks" + where_clause(q, plan->mode, plan->by_match),
-                       "count tasks");
+  auto s = cache_->get("SELECT count(*) FROM tasks" + where_clause(q), "count tasks");
   if (!s) return s.error();
-  bind_filter(*s, q, plan->mode);
+  bind_filter(*s, q);
   auto row = s->step();
   if (!row) return row.error();
   return *row ? s->i64(0) : 0;

@@ -9,7 +9,8 @@ Result<void> Store::each_task_summary(const std::string& account, const std::str
                                       const std::function<void(const TaskSummary&)>& each) {
   auto s = cache_->get(
       "SELECT id, display_name, command_line, state_rank,"
-      " state_rank = 3 AND result = 'failure', exit_code, coalesce(failure_code, '') != ''"
+      " state_rank = 3 AND result = 'failure', exit_code, coalesce(failure_code, '') != '',"
+      " retry_count, requeue_count, required_slots"
       " FROM tasks WHERE account = ?1 AND job_id = ?2"
       " ORDER BY state_rank, creation_time, id",
       "read task summaries");
@@ -24,6 +25,9 @@ Result<void> Store::each_task_summary(const std::string& account, const std::str
     t.failed = row.i32(4) != 0;
     t.exit_code = row.is_null(5) ? std::nullopt : std::optional(row.i64(5));
     t.failure_code = row.i32(6) != 0;
+    t.retries = row.i64(7);
+    t.requeues = row.i64(8);
+    t.slots = row.i64(9);
     each(t);
   });
 }

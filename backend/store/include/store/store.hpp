@@ -182,13 +182,15 @@ struct LocalRun {
   std::string pinned_gpu_ids;
 };
 
-/// What a task filter's count reads of one task (TaskQuery's substring and conditions).
+/// What a task filter reads of one task: what TaskQuery's substring and conditions test, and
+/// the keys of its orders.
 struct TaskSummary {
   std::string id, display_name, command_line;
   int state_rank = 0;                ///< TaskState's order
   bool failed = false;               ///< completed with a failure
   std::optional<int64_t> exit_code;  ///< none while it has not exited
   bool failure_code = false;         ///< it has a failure code (shown when there is no exit code)
+  int64_t retries = 0, requeues = 0, slots = 1;
 };
 
 /// A job's tasks counted by state (every state present), and how many of its completed ones
@@ -230,10 +232,6 @@ class Store {
 
   /// Runs `fn` inside BEGIN IMMEDIATE … COMMIT; rolls back when it fails. Not re-entrant.
   Result<void> write(const std::function<Result<void>()>& fn, Durability d = Durability::Cache);
-
-  /// Whether `tasks()`/`count_tasks()` use the FTS5 trigram index for substrings of ≥ 3
-  /// characters (false on SQLite builds without it: a LIKE scan is used instead).
-  bool has_substring_index() const { return has_fts_; }
 
   // Accounts
   /// Inserts or replaces an account.
@@ -458,7 +456,6 @@ class Store {
   sqlite3* db_ = nullptr;
   int version_ = 0;
   bool in_write_ = false;  // inside write(): nested writes join instead of BEGIN
-  bool has_fts_ = false;
   int64_t metric_point_cap_ = kMetricPointCap;
   std::unique_ptr<detail::StatementCache> cache_;
 };
