@@ -9,6 +9,11 @@
 
 namespace trainyard {
 
+PricesUsed missing_prices(const std::string& vm_size, const std::string& region, std::string why) {
+  PricesUsed none{vm_size, region, {}, "", {}, std::move(why), ""};
+  return none;
+}
+
 // Batch's Spot nodes are priced at the Spot rate; the older low-priority rate stands in where a
 // size has no Spot row.
 PricesUsed prices_used(const PriceAnswer& answer, const std::string& vm_size,
@@ -32,8 +37,7 @@ PricesUsed look_up(Store& store, azure::HttpClient& http, const azure::PriceSett
                    const std::string& vm_size, const std::string& region, Timestamp now) {
   auto answer = look_up_prices(store, http, settings, {vm_size, region}, false, now);
   if (answer) return prices_used(*answer, vm_size, region, settings.discount);
-  PricesUsed none{vm_size, region, {}, "", {}, answer.error().message, ""};
-  return none;
+  return missing_prices(vm_size, region, answer.error().message);
 }
 
 int preempted_count(const std::vector<Node>& nodes) {

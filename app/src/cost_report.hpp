@@ -57,6 +57,9 @@ struct CostReport {
   std::vector<JobCost> jobs;
 };
 
+/// No prices for `vm_size` in `region`, and why.
+PricesUsed missing_prices(const std::string& vm_size, const std::string& region, std::string why);
+
 /// The prices of `answer` for one pool: the first region's rates, the discount applied;
 /// `missing` says so when the answer has no row.
 PricesUsed prices_used(const PriceAnswer& answer, const std::string& vm_size,

@@ -16,17 +16,12 @@ int64_t count_in(const NodeTally& t, NodeState s) {
 PricesUsed cached_prices_used(Store& store, const Settings& settings, const std::string& vm_size,
                               const std::string& region) {
   auto cached = cached_prices(store, vm_size, region);
-  if (!cached) return PricesUsed{vm_size, region, {}, "", {}, cached.error().message, ""};
+  if (!cached) return missing_prices(vm_size, region, cached.error().message);
   if (!cached->fetched_at)
-    return PricesUsed{vm_size,
-                      region,
-                      {},
-                      "",
-                      {},
-                      fmt::format("no prices cached for {} in {} ('trainyard prices --vm-size {} "
-                                  "--region {}' fetches them)",
-                                  vm_size, region, vm_size, region),
-                      ""};
+    return missing_prices(vm_size, region,
+                          fmt::format("no prices cached for {} in {} ('trainyard prices "
+                                      "--vm-size {} --region {}' fetches them)",
+                                      vm_size, region, vm_size, region));
   PriceAnswer answer;
   answer.prices = std::move(cached->prices);
   answer.fetched_at = *cached->fetched_at;

@@ -43,10 +43,12 @@ std::optional<std::vector<int>> pick_gpus(const std::vector<int>& pinned, int wa
   return out;
 }
 
-Result<std::vector<Task>> tasks_in(Store& store, TaskState state) {
+// The local tasks in `state` (at most `limit`; -1: all), along the state index.
+Result<std::vector<Task>> tasks_in(Store& store, TaskState state, int64_t limit = -1) {
   TaskQuery q;
   q.account = kLocalAccount;
   q.state = state;
+  q.limit = limit;
   return store.tasks(q);
 }
 
@@ -114,11 +116,7 @@ Result<bool> LocalEngine::work_pending(int slots) {
   if (nodes->empty() || nodes->front().task_slots != slots) return true;
   // One queued task is enough to know: a seek on the state index, where counting every state
   // read all of a 100,000-task history on each idle pass.
-  TaskQuery queued;
-  queued.account = kLocalAccount;
-  queued.state = TaskState::Active;
-  queued.limit = 1;
-  auto first_queued = store_.tasks(queued);
+  auto first_queued = tasks_in(store_, TaskState::Active, 1);
   if (!first_queued) return first_queued.error();
   if (!first_queued->empty()) return true;
   for (auto state : {TaskState::Preparing, TaskState::Running}) {

@@ -20,6 +20,13 @@ std::string like_pattern(const std::string& s) {
   return out + "%";
 }
 
+// `param` found in the id, the display name or the command line (a LIKE pattern; LIKE folds
+// ASCII case only, as the Tasks pane's index in memory does).
+std::string text_match_sql(const std::string& param) {
+  return "id LIKE " + param + " ESCAPE '\\' OR display_name LIKE " + param +
+         " ESCAPE '\\' OR command_line LIKE " + param + " ESCAPE '\\'";
+}
+
 // Conditions bind ?7, ?8, … in order.
 constexpr int kFirstConditionParam = 7;
 
@@ -61,8 +68,7 @@ std::string condition_sql(const TaskCondition& c, int n) {
         body += " OR (exit_code IS NULL AND coalesce(failure_code, '') != '')";
       break;
     case F::Text:
-      body = "id LIKE " + p + " ESCAPE '\\' OR display_name LIKE " + p +
-             " ESCAPE '\\' OR command_line LIKE " + p + " ESCAPE '\\'";
+      body = text_match_sql(p);
       break;
   }
   return std::string(c.negate ? "NOT " : "") + "coalesce((" + body + "), 0)";
@@ -72,10 +78,7 @@ std::string where_clause(const TaskQuery& q) {
   std::string w = " WHERE account = ?1";
   if (!q.job.empty()) w += " AND job_id = ?2";
   if (q.state) w += " AND state_rank = ?3";
-  // LIKE folds ASCII case only, as the Tasks pane's index in memory does.
-  if (!q.substring.empty())
-    w += " AND (id LIKE ?4 ESCAPE '\\' OR display_name LIKE ?4 ESCAPE '\\'"
-         " OR command_line LIKE ?4 ESCAPE '\\')";
+  if (!q.substring.empty()) w += " AND (" + text_match_sql("?4") + ")";
   for (size_t i = 0; i < q.conditions.size(); ++i)
     w += " AND " + condition_sql(q.conditions[i], kFirstConditionParam + static_cast<int>(i));
   return w;
