@@ -10,6 +10,7 @@
 
 #include "azure/batch_actions.hpp"
 #include "emulator_process.hpp"
+#include "loopback_batch_server.hpp"
 
 namespace trainyard::azure {
 namespace {
@@ -362,38 +363,24 @@ TEST(BatchActions, ResizeIsRetrySafeUnderFaults) {
 // what a client sees when its first attempt landed but the answer was lost.
 class SecondAnswer {
  public:
-  explicit SecondAnswer(int status, std::string code) {
-    server_.Post(".*", [this, status, code](const httplib::Request& req, httplib::Response& res) {
-      const bool first = seen_.insert(req.path).second;
-      res.status = first ? 500 : status;
-      res.set_content(json{{"code", first ? "InternalError" : code},
-                           {"message", {{"lang", "en-US"}, {"value", "as told"}}}}
-                          .dump(),
-                      "application/json");
-    });
-    server_.set_keep_alive_max_count(1);  // no idle connection for stop() to wait on
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    for (int i = 0; i < 500 && !server_.is_running(); ++i) std::this_thread::sleep_for(1ms);
-    BatchClientOptions o;
-    o.account = "a";
-    o.endpoint = "http://127.0.0.1:" + std::to_string(port_);
-    o.retry.base = 1ms;
-    client = std::make_unique<BatchClient>(o, std::make_shared<HttpClient>(),
-                                           shared_key_credential("a", "a2V5"), clock_);
-  }
-  ~SecondAnswer() {
-    server_.stop();
-    thread_.join();
-  }
-  std::unique_ptr<BatchClient> client;
+  explicit SecondAnswer(int status, std::string code)
+      : server_([this, status, code](httplib::Server& s) {
+          s.Post(".*", [this, status, code](const httplib::Request& req, httplib::Response& res) {
+            const bool first = seen_.insert(req.path).second;
+            res.status = first ? 500 : status;
+            res.set_content(json{{"code", first ? "InternalError" : code},
+                                 {"message", {{"lang", "en-US"}, {"value", "as told"}}}}
+                                .dump(),
+                            "application/json");
+          });
+        }) {}
 
  private:
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
-  std::set<std::string> seen_;
-  SystemClock clock_;
+  std::set<std::string> seen_;  // before the server, whose handler fills it
+  azuretest::LoopbackBatchServer server_;
+
+ public:
+  BatchClient* client = server_.client.get();
 };
 
 TEST(BatchActions, ARetriedActionMeetingItsOwnResultSucceeds) {

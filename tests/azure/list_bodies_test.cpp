@@ -3,49 +3,26 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <map>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "azure/task_page.hpp"
+#include "loopback_batch_server.hpp"
 
 namespace trainyard::azure {
 namespace {
 
-using namespace std::chrono_literals;
-
 /// Serves /p1, /p2, /p3 and /wrong with fixed bodies and records the paths asked for.
 class Pages {
  public:
-  Pages() {
-    server_.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
-      {
-        std::lock_guard<std::mutex> g(mu_);
-        asked_.push_back(req.path);
-      }
-      auto it = bodies_.find(req.path);
-      res.status = it == bodies_.end() ? 404 : 200;
-      res.set_content(it == bodies_.end() ? "{}" : it->second, "application/json");
-    });
-    server_.set_keep_alive_max_count(1);  // no idle connection for stop() to wait on
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    for (int i = 0; i < 500 && !server_.is_running(); ++i) std::this_thread::sleep_for(1ms);
-    BatchClientOptions o;
-    o.account = "a";
-    o.endpoint = endpoint();
-    o.retry.base = 1ms;
-    client = std::make_unique<BatchClient>(o, std::make_shared<HttpClient>(),
-                                           shared_key_credential("a", "a2V5"), clock_);
+  std::string endpoint() const { return server_.endpoint(); }
+  void serve(const std::string& path, std::string body) {
+    std::lock_guard<std::mutex> g(mu_);
+    bodies_[path] = std::move(body);
   }
-  ~Pages() {
-    server_.stop();
-    thread_.join();
-  }
-  std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  void serve(const std::string& path, std::string body) { bodies_[path] = std::move(body); }
   std::vector<std::string> asked() {
     std::lock_guard<std::mutex> g(mu_);
     return asked_;
@@ -53,7 +30,7 @@ class Pages {
   /// Lists from /p1, each body's top-level "odata.nextLink" taken as a parse would.
   std::vector<std::string> list() {
     std::vector<std::string> ids;
-    auto r = list_bodies(*client, "/p1", {}, [&](std::string& body) -> Result<std::string> {
+    auto r = list_bodies(*server_.client, "/p1", {}, [&](std::string& body) -> Result<std::string> {
       auto page = nlohmann::json::parse(body);
       ids.push_back(page.value("id", ""));
       return page.value("odata.nextLink", "");
@@ -61,16 +38,22 @@ class Pages {
     EXPECT_TRUE(r) << (r ? "" : r.error().message);
     return ids;
   }
-  std::unique_ptr<BatchClient> client;
 
  private:
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
+  void answer(const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard<std::mutex> g(mu_);
+    asked_.push_back(req.path);
+    auto it = bodies_.find(req.path);
+    res.status = it == bodies_.end() ? 404 : 200;
+    res.set_content(it == bodies_.end() ? "{}" : it->second, "application/json");
+  }
+
+  std::mutex mu_;  // the members the server's handler uses come before it
   std::map<std::string, std::string> bodies_;
-  std::mutex mu_;
   std::vector<std::string> asked_;
-  SystemClock clock_;
+  azuretest::LoopbackBatchServer server_{[this](httplib::Server& s) {
+    s.Get(".*", [this](const httplib::Request& req, httplib::Response& res) { answer(req, res); });
+  }};
 };
 
 std::string page(const std::string& id, const std::string& next) {
