@@ -8,23 +8,13 @@ set -euo pipefail
 exe=$(realpath "$1")
 size_mb=${2:-1024}
 runs=${3:-3}
-repo=$(cd "$(dirname "$0")/.." && pwd)
-azurite=$repo/tests/tools/node_modules/.bin/azurite-blob
-[[ -x $azurite ]] || { echo "Azurite is missing: npm ci in tests/tools"; exit 1; }
+# shellcheck source=bench/azurite.sh
+. "$(dirname "$0")/azurite.sh"
 command -v az >/dev/null || { echo "az (Debian's azure-cli) is missing"; exit 1; }
 work=$(mktemp -d)
 trap 'kill $az_pid 2>/dev/null; wait $az_pid 2>/dev/null; rm -rf "$work"' EXIT
-"$azurite" --blobHost 127.0.0.1 --blobPort 0 --location "$work/azurite" --silent \
-  --skipApiVersionCheck --disableTelemetry > "$work/azurite.log" 2>&1 &
-az_pid=$!
-port=""
-for _ in $(seq 300); do
-  port=$(grep -o 'listens on http://127.0.0.1:[0-9]*' "$work/azurite.log" | grep -o '[0-9]*$' || true)
-  [[ -n $port ]] && break
-  sleep 0.1
-done
-key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
-export AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$key;BlobEndpoint=http://127.0.0.1:$port/devstoreaccount1;"
+start_azurite "$work"
+export_azurite "$work"
 export TRAINYARD_CONFIG=$work/none.json AZURE_CORE_COLLECT_TELEMETRY=no AZURE_CONFIG_DIR=$work/az
 head -c $((size_mb << 20)) /dev/urandom > "$work/file.bin"
 timed() {  # NAME then the command: appends "NAME wall_s rss_kib" to $work/times

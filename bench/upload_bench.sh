@@ -11,22 +11,18 @@ exe=$(realpath "$1")
 size_mb=${2:-512}
 files=${3:-8}
 runs=${4:-3}
-repo=$(cd "$(dirname "$0")/.." && pwd)
-azurite=$repo/tests/tools/node_modules/.bin/azurite-blob
-[[ -x $azurite ]] || { echo "Azurite is missing: npm ci in tests/tools"; exit 1; }
+# shellcheck source=bench/azurite.sh
+. "$(dirname "$0")/azurite.sh"
 command -v az >/dev/null || { echo "az (Debian's azure-cli) is missing"; exit 1; }
 work=$(mktemp -d)
 trap 'kill $az_pid $emu_pid 2>/dev/null; wait $az_pid $emu_pid 2>/dev/null; rm -rf "$work"' EXIT
-"$azurite" --blobHost 127.0.0.1 --blobPort 0 --location "$work/azurite" --silent \
-  --skipApiVersionCheck --disableTelemetry > "$work/azurite.log" 2>&1 &
-az_pid=$!
+start_azurite "$work"
 key=$(openssl rand -base64 64 | tr -d '\n')
 "$exe" emulator --port 0 --key "$key" > "$work/env" 2>/dev/null &
 emu_pid=$!
-port=""
+export_azurite "$work"
 for _ in $(seq 300); do
-  port=$(grep -o 'listens on http://127.0.0.1:[0-9]*' "$work/azurite.log" | grep -o '[0-9]*$' || true)
-  [[ -n $port ]] && grep -q ACCESS_KEY "$work/env" 2>/dev/null && break
+  grep -q ACCESS_KEY "$work/env" 2>/dev/null && break
   sleep 0.1
 done
 # shellcheck disable=SC1091
@@ -40,8 +36,6 @@ cat > "$work/cfg/config.json" <<JSON
                "auth": {"keyEnv": "BENCH_KEY"}}]}
 JSON
 chmod 600 "$work/cfg/config.json"
-storage_key="Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
-export AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=$storage_key;BlobEndpoint=http://127.0.0.1:$port/devstoreaccount1;"
 export TRAINYARD_CONFIG=$work/cfg/config.json AZURE_CORE_COLLECT_TELEMETRY=no AZURE_CONFIG_DIR=$work/az
 for i in $(seq "$files"); do
   head -c $(((size_mb << 20) / files)) /dev/urandom > "$work/inputs/part-$i.bin"
