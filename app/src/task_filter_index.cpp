@@ -71,7 +71,9 @@ void TaskFilterIndex::add(const TaskSummary& t) {
   }
   auto row = static_cast<uint32_t>(ids_.size());
   ids_.push_back(t.id);
-  if (lowered(t.command_line) != t.command_line) cased_commands_.emplace(row, t.command_line);
+  if (std::any_of(t.command_line.begin(), t.command_line.end(),
+                  [](char c) { return ascii_lower(c) != c; }))
+    cased_commands_.emplace(row, t.command_line);
   retries_.push_back(t.retries);
   requeues_.push_back(t.requeues);
   slots_.push_back(t.slots);
