@@ -160,6 +160,7 @@ void Tui::settle() {
 void Tui::refresh() {
   forget_marks_elsewhere(*st_);
   auto& pane = focused_pane(*st_);
+  pane.read_files(*st_);
   if (!st_->reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
   if (st_->reader) request_page(*st_);
   update_pollers(ctx_, *st_);

@@ -23,18 +23,12 @@ void scroll(LogState& lg, long delta) {
   lg.follow = lg.top == last_top(lg) && delta > 0;
 }
 
-// The marks that date `starts`: for each line, the first mark ending past its start, read once
-// per mark (a line the previous mark also covers needs no read). A store error shows no times.
-std::vector<LogMark> marks_for(const LogState& lg, const std::vector<uint64_t>& starts) {
-  std::vector<LogMark> out;
-  if (!lg.read_marks) return out;
-  for (uint64_t start : starts) {
-    if (!out.empty() && static_cast<uint64_t>(out.back().end_offset) > start) continue;
-    auto m = lg.read_marks(static_cast<int64_t>(start), 1);
-    if (!m || m->empty()) break;
-    out.push_back(m->front());
-  }
-  return out;
+// A task's stdout and stderr keep read marks (see LogMetricsFollower); a node's files do not.
+// The reader reads them (tui_log_marks.hpp).
+void attach_marks(const Frame& f, LogState& lg) {
+  if (f.task.empty() || !f.node.empty()) return;
+  // The name both sides keep marks by.
+  lg.marks_key = LogMarksKey{f.account, f.job, f.task, remote_log_file(f, lg.stderr_stream)};
 }
 
 }  // namespace
@@ -56,18 +50,6 @@ std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
   return path ? path->string() : "";
 }
 
-// A task's stdout and stderr keep read marks (see LogMetricsFollower); a node's files do not.
-void attach_marks(AppContext& ctx, const Frame& f, LogState& lg) {
-  if (f.task.empty() || !f.node.empty()) return;
-  Store* store = ctx.store.get();
-  std::string file = remote_log_file(f, lg.stderr_stream);  // the name both sides keep marks by
-  lg.read_marks = [store, f, file](int64_t after, int limit) {
-    return store->log_marks(f.account, f.job, f.task, file, after, limit);
-  };
-  if (auto t = store->task(f.account, f.job, f.task); t && t->has_value())
-    lg.ended = (*t)->execution_info.end_time;
-}
-
 void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream) {
   auto& lg = log_state(st);
   bool times = lg.times;  // kept across e (stdout/stderr)
@@ -75,7 +57,7 @@ void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream) {
   lg.stderr_stream = stderr_stream;
   lg.times = times;
   lg.path = log_path(ctx, st.top(), stderr_stream);
-  attach_marks(ctx, st.top(), lg);
+  attach_marks(st.top(), lg);
   refresh_logs(st);
 }
 
@@ -193,7 +175,7 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
       break;
     case Action::Times:
       lg.times = !lg.times;
-      if (lg.times && !lg.read_marks)
+      if (lg.times && !lg.marks_key)
         set_status(st, "times: a node's files keep none", StatusLevel::Error);
       break;
     case Action::Search:  // a new query; n and N go on with the current one
@@ -237,7 +219,7 @@ void render_log_state(LogState& lg, Canvas& c, Rect r) {
     if (auto lines = lg.file->read_lines(lg.top, static_cast<size_t>(r.h), &starts))
       for (const auto& l : *lines) vm.lines.push_back(to_log_line(l));
     if (lg.times)
-      for (const auto& t : line_times(starts, marks_for(lg, starts), lg.ended))
+      for (const auto& t : line_times(starts, marks_covering(lg.marks, starts), lg.ended))
         vm.line_times.push_back(line_time_text(t));
   }
   render_log_view(vm, c, r);

@@ -302,6 +302,9 @@ class Pane {
   virtual void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body);
   /// What an empty table says.
   virtual std::string empty_text(const TuiState&) const { return "nothing here yet"; }
+  /// Reads what the pane shows from outside the store (its log files) on the UI thread, before
+  /// every read of the store.
+  virtual void read_files(TuiState&) {}
   /// Called on every tick, before the reload (a followed log reads on).
   virtual void tick(TuiState&) {}
   /// Another connection committed: cached cells are no longer true.

@@ -1,5 +1,6 @@
 // The Logs pane: a task's stdout or stderr, or a Batch node's start task logs, followed live.
 #include "sync/incremental_sync.hpp"
+#include "tui_log_marks.hpp"
 #include "tui_log_split.hpp"
 #include "tui_state.hpp"
 
@@ -58,21 +59,51 @@ class LogsPane : public Pane {
     log_action(ctx, st, a);
     return true;
   }
-  void refresh(AppContext&, TuiState& st) override {
+  // The files are read here; their read marks (`t`) by the reader, on its own connection.
+  bool reads_in_background() const override { return true; }
+  void read_files(TuiState& st) override {
     refresh_logs(st);
     refresh_log_split(st);
+  }
+  std::shared_ptr<const PaneData> read_input(const TuiState&) const override {
+    auto input = std::make_shared<LogMarksInput>();
+    for (const auto* lg : {&state, split ? &split->state : nullptr})
+      if (auto want = lg ? log_marks_want(*lg) : std::nullopt) input->wants.push_back(*want);
+    return input;
+  }
+  void accept_input(TuiState&, const PaneData* in) override {
+    if (const auto* input = dynamic_cast<const LogMarksInput*>(in)) marks_input_ = *input;
+  }
+  std::shared_ptr<const PaneData> read_data(AppContext& ctx, TuiState&) override {
+    return std::make_shared<LogMarksData>(read_log_marks(*ctx.store, marks_input_));
+  }
+  // Without a reader (a test's TUI) the marks are read here.
+  void refresh(AppContext& ctx, TuiState& st) override {
+    accept_input(st, read_input(st).get());
+    Pane::refresh(ctx, st);
   }
   void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
+    take_marks(st);
     render_log_split(st, c, body);
   }
-  void tick(TuiState& st) override {
-    refresh_logs(st);
-    refresh_log_split(st);
-  }
+  void tick(TuiState& st) override { read_files(st); }
   bool tailing(const TuiState&) const override { return state.follow; }
 
   LogState state;
   std::optional<LogSplit> split;  ///< a second log shown beside this one
+
+ private:
+  // Each read is taken once: a model's marks follow the ones held when it was asked for.
+  void take_marks(TuiState& st) {
+    const auto* data = dynamic_cast<const LogMarksData*>(st.pane_data.get());
+    if (!data || st.pane_data == taken_) return;
+    taken_ = st.pane_data;
+    take_log_marks(state, *data);
+    if (split) take_log_marks(split->state, *data);
+  }
+
+  LogMarksInput marks_input_;              // the reader's pane: what to read
+  std::shared_ptr<const PaneData> taken_;  // the UI's pane: the last read taken
 };
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "sync/log_file.hpp"
 #include "tui_columns.hpp"
 #include "tui_history.hpp"
+#include "tui_log_marks.hpp"
 #include "tui_marks.hpp"
 #include "tui_pane.hpp"
 #include "tui_plugins.hpp"
@@ -103,10 +104,11 @@ struct LogState {
   bool wrapped = false;  ///< the last search step went past an end and came round
   int body_height = 10;
   bool times = false;  ///< show when each line was read
-  /// The file's read marks ending past an offset, at most `limit`; empty where none are kept
-  /// (a node's files).
-  std::function<Result<std::vector<LogMark>>(int64_t after, int limit)> read_marks;
-  std::optional<Timestamp> ended;  ///< the task's end when the log was opened
+  /// Whose read marks date the lines; none where none are kept (a node's files).
+  std::optional<LogMarksKey> marks_key;
+  /// The marks read so far, by offset; the reader adds the newer ones (tui_log_marks.hpp).
+  std::vector<LogMark> marks;
+  std::optional<Timestamp> ended;  ///< the task's end, as last read
 };
 
 /// Where the status message came from and what it was set against, so it can go stale.

@@ -186,5 +186,24 @@ TEST_F(TuiStoreQueries, TheSweepPaneRunsNoStatementOnTheUiConnection) {
   EXPECT_NE(frame().find("marked run"), std::string::npos) << frame();
 }
 
+// With times on (`t`), the Logs pane's read marks come from the reader: a key, a refresh and
+// marks another connection adds (as a poller does while the task runs) query nothing on the UI
+// thread's connection.
+TEST_F(TuiStoreQueries, TheLogsPaneWithTimesRunsNoStatementOnTheUiConnection) {
+  open(kNormal, "tasks", "resnet-sweep");
+  select_task("0001");
+  keys("Enter t G");
+  EXPECT_NE(frame().find("--:--:-- "), std::string::npos) << frame();
+  EXPECT_EQ(statements_per_key(), 0);
+  auto writer = Store::open(fixture_.dir() + "/cache.db");
+  ASSERT_TRUE(writer) << writer.error().message;
+  // One mark past the end of the file dates every line: lr-0001 ended at 10:42:17.
+  ASSERT_TRUE((*writer)->add_log_mark(kLocalAccount, "resnet-sweep", "lr-0001", "stdout.txt",
+                                      {1 << 20, *parse_iso8601("2024-03-01T10:42:20Z")}));
+  EXPECT_EQ(statements_per_refresh(), 0);
+  EXPECT_EQ(frame().find("--:--:-- "), std::string::npos) << frame();
+  EXPECT_NE(frame().find("10:42:20 "), std::string::npos) << frame();
+}
+
 }  // namespace
 }  // namespace trainyard
