@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 
@@ -21,6 +22,10 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   for (auto& w : words) out.push_back(w.data());
   out.push_back(nullptr);
   return out;
+}
+
+bool asks_for(const AlertSettings& s, AlertKind kind) {
+  return std::find(s.on.begin(), s.on.end(), kind) != s.on.end();
 }
 
 }  // namespace
@@ -96,7 +101,9 @@ void AlertNotifier::notify(const std::vector<Alert>& alerts) {
     std::lock_guard<std::mutex> g(mu_);
     for (const auto& a : alerts) {
       auto it = config_.find(a.account);
-      if (it == config_.end()) continue;
+      // Budget warnings reach the status line always; the bell and the command only the
+      // events the account's `on` names.
+      if (it == config_.end() || !asks_for(it->second, a.kind)) continue;
       ring = ring || it->second.bell;
       if (!it->second.command.empty())
         queue_.push_back(

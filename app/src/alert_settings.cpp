@@ -12,7 +12,7 @@ using nlohmann::json;
 constexpr std::pair<AlertKind, const char*> kNames[] = {
     {AlertKind::TaskFailed, "task_failed"},     {AlertKind::TaskSucceeded, "task_succeeded"},
     {AlertKind::JobCompleted, "job_completed"}, {AlertKind::Preempted, "preempted"},
-    {AlertKind::ResizeDone, "resize_done"},
+    {AlertKind::ResizeDone, "resize_done"},     {AlertKind::BudgetCrossed, "budget_crossed"},
 };
 
 Error bad(const std::string& source, const std::string& where, const std::string& what) {

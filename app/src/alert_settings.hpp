@@ -14,7 +14,14 @@
 namespace trainyard {
 
 /// What an alert is about (docs/config.md, `alerts`).
-enum class AlertKind { TaskFailed, TaskSucceeded, JobCompleted, Preempted, ResizeDone };
+enum class AlertKind {
+  TaskFailed,
+  TaskSucceeded,
+  JobCompleted,
+  Preempted,
+  ResizeDone,
+  BudgetCrossed  ///< a projection to completion went past a `budget`
+};
 
 /// An account's `alerts` (`local.alerts` for the local engine): which events alert, and how.
 /// The status line tells each one; the bell and the command are optional.

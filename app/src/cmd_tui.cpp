@@ -81,11 +81,14 @@ int run_tui(const CliState& st, const TuiFlags& f) {
   StopSignals stop;
   o.stop_fd = stop.fd();
   int rc = 0;
+  std::string note;
   {
     auto term = make_ncurses_terminal(*theme, (*ctx)->settings.mouse);
     Tui tui(**ctx, *term, o);
     rc = tui.run();
+    note = tui.parting_note();
   }  // the pollers stopped, then the terminal restored
+  if (!note.empty()) out::eprint("trainyard: {}", note);
   stop.reraise();
   return rc;
 }

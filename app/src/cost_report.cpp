@@ -64,11 +64,10 @@ struct PoolData {
   PricesUsed prices;
 };
 
-PoolData pool_data(Store& store, azure::HttpClient& http, const Settings& settings, Pool pool,
-                   const std::vector<Node>& nodes, const std::string& region, Timestamp now) {
+PoolData pool_data(const PriceSource& prices, Pool pool, const std::vector<Node>& nodes) {
   PoolData d;
   for (const auto& n : nodes) d.dedicated[n.id] = n.is_dedicated;
-  d.prices = look_up(store, http, settings.prices, pool.vm_size, region, now);
+  d.prices = prices(pool.vm_size);
   d.pool = std::move(pool);
   return d;
 }
@@ -169,14 +168,12 @@ std::vector<TaskRun> task_runs(const Task& t, const std::vector<StateChange>& hi
   return all;
 }
 
-Result<CostReport> cost_report(Store& store, azure::HttpClient& http, const Settings& settings,
-                               const azure::AccountConfig& account, const std::string& job,
-                               Timestamp now) {
-  auto region = azure::account_region(account);
-  if (!region) return region.error();
-  auto pools = store.pools(account.name);
+Result<CostReport> cost_report_with(Store& store, const std::string& account,
+                                    const std::string& job, const PriceSource& prices,
+                                    Timestamp now) {
+  auto pools = store.pools(account);
   if (!pools) return pools.error();
-  auto jobs = store.jobs(account.name);
+  auto jobs = store.jobs(account);
   if (!jobs) return jobs.error();
   if (!job.empty()) {
     std::erase_if(*jobs, [&](const Job& j) { return j.id != job; });
@@ -184,15 +181,15 @@ Result<CostReport> cost_report(Store& store, azure::HttpClient& http, const Sett
       return make_error(ErrorKind::NotFound,
                         fmt::format("job {} is not in {}'s cache (run 'trainyard sync --account "
                                     "{}' first?)",
-                                    job, account.name, account.name));
+                                    job, account, account));
     std::erase_if(*pools, [&](const Pool& p) { return p.id != jobs->front().pool_id; });
   }
   CostReport report;
   std::map<std::string, PoolData> by_id;
   for (auto& p : *pools) {
-    auto nodes = store.nodes(account.name, p.id);
+    auto nodes = store.nodes(account, p.id);
     if (!nodes) return nodes.error();
-    auto d = pool_data(store, http, settings, p, *nodes, *region, now);
+    auto d = pool_data(prices, p, *nodes);
     report.pools.push_back(pool_cost(d, *nodes));
     by_id[p.id] = std::move(d);
   }
@@ -203,6 +200,17 @@ Result<CostReport> cost_report(Store& store, azure::HttpClient& http, const Sett
     report.jobs.push_back(std::move(*c));
   }
   return report;
+}
+
+Result<CostReport> cost_report(Store& store, azure::HttpClient& http, const Settings& settings,
+                               const azure::AccountConfig& account, const std::string& job,
+                               Timestamp now) {
+  auto region = azure::account_region(account);
+  if (!region) return region.error();
+  auto prices = [&](const std::string& vm_size) {
+    return look_up(store, http, settings.prices, vm_size, *region, now);
+  };
+  return cost_report_with(store, account.name, job, prices, now);
 }
 
 }  // namespace trainyard

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,15 @@ PricesUsed missing_prices(const std::string& vm_size, const std::string& region,
 /// `missing` says so when the answer has no row.
 PricesUsed prices_used(const PriceAnswer& answer, const std::string& vm_size,
                        const std::string& region, double discount);
+
+/// The prices of a VM size (in the region the caller chose).
+using PriceSource = std::function<PricesUsed(const std::string& vm_size)>;
+
+/// What `account`'s pools and jobs (only `job` when not empty) cost at `now`, at the prices
+/// `prices` gives; an error when the cache cannot be read or `job` is not in it.
+Result<CostReport> cost_report_with(Store& store, const std::string& account,
+                                    const std::string& job, const PriceSource& prices,
+                                    Timestamp now);
 
 /// What `account`'s pools and jobs (only `job` when not empty) cost, at `now`, the discount of
 /// `settings.prices` applied. An error when the account has no region or the cache cannot be read.

@@ -13,6 +13,8 @@ int64_t count_in(const NodeTally& t, NodeState s) {
   return it == t.by_state.end() ? 0 : it->second;
 }
 
+}  // namespace
+
 PricesUsed cached_prices_used(Store& store, const Settings& settings, const std::string& vm_size,
                               const std::string& region) {
   auto cached = cached_prices(store, vm_size, region);
@@ -28,8 +30,6 @@ PricesUsed cached_prices_used(Store& store, const Settings& settings, const std:
   answer.from_cache = true;
   return prices_used(answer, vm_size, region, settings.prices.discount);
 }
-
-}  // namespace
 
 Result<std::string> region_of_account(const Settings& settings, Store& store,
                                       const std::string& account) {

@@ -28,6 +28,11 @@ struct PoolBurn {
 Result<std::string> region_of_account(const Settings& settings, Store& store,
                                       const std::string& account);
 
+/// The cached prices of `vm_size` in `region`, `settings.prices.discount` applied; missing
+/// (saying which `trainyard prices` fetches them) when none are cached.
+PricesUsed cached_prices_used(Store& store, const Settings& settings, const std::string& vm_size,
+                              const std::string& region);
+
 /// `pool`'s burn rate from its node counts and `tally` (its preempted and idle nodes), at the
 /// cached prices of its size in `region`, `settings.prices.discount` applied.
 PoolBurn pool_burn(Store& store, const Settings& settings, const Pool& pool, const PoolTally& tally,

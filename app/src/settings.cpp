@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "alert_settings.hpp"
+#include "budget_settings.hpp"
 #include "core/json_error.hpp"
 #include "settings_ui.hpp"
 
@@ -198,6 +199,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   if (j.contains("accounts")) {
     AlertConfig alerts;  // checked here, read by the TUI (load_alert_settings)
     TY_TRY(take_account_alerts(j["accounts"], alerts, source));
+    TY_TRY(take_account_budgets(j["accounts"], s.budgets, source));
     auto accounts = azure::parse_accounts(j["accounts"], source);
     if (!accounts) return accounts.error();
     s.accounts = std::move(*accounts);

@@ -17,6 +17,7 @@
 #include "local/task_environment.hpp"
 #include "output.hpp"
 #include "tui_account_band.hpp"
+#include "tui_costs.hpp"
 #include "tui_help.hpp"
 #include "tui_mouse.hpp"
 #include "tui_navigation.hpp"
@@ -90,6 +91,7 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
   st_->edit_file = [&term, &ctx](const std::string& path) { return edit_file(ctx, term, path); };
   register_known_accounts(ctx);
   st_->reader = TuiReader::open(ctx, [st = st_.get()](Event e) { st->events.post(e); });
+  st_->costs = CostWatcher::open(ctx, [st = st_.get()] { st->events.post(Wake{}); });
   // load_settings checked the alerts already: a file that changed since is read as it is now.
   auto alerts = load_alert_settings(ctx.settings.source).value_or(AlertConfig{});
   if (st_->reader) st_->reader->watch_alerts(alerts);
@@ -111,6 +113,11 @@ Tui::~Tui() = default;
 
 bool Tui::done() const {
   return st_->quit;
+}
+
+std::string Tui::parting_note() const {
+  auto idle = idle_billing_warning(*st_);
+  return idle ? "still billing: " + *idle : "";
 }
 
 void Tui::sample_gpus_once() {
@@ -152,6 +159,9 @@ void Tui::settle() {
   st_->local->settle();
   for (auto& [account, runner] : st_->runners) runner->settle();
   if (st_->plugins) st_->plugins->settle();
+  watch_costs(ctx_, *st_);
+  if (st_->costs) st_->costs->settle();
+  take_costs(*st_);
   refresh();
 }
 
@@ -164,6 +174,7 @@ void Tui::refresh() {
   if (!st_->reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
   if (st_->reader) request_page(*st_);
   update_pollers(ctx_, *st_);
+  watch_costs(ctx_, *st_);
   age_status(*st_);
   fill_sync_status(ctx_, *st_);
   if (!st_->reader) announce_preemptions(ctx_, *st_);
@@ -213,7 +224,9 @@ void Tui::draw() {
 void Tui::tick() {
   auto now = std::chrono::steady_clock::now();
   focused_pane(*st_).tick(*st_);
-  bool due = now - st_->last_reload >= 5s;
+  // New costs change the Jobs pane's rows: read them again. A headless TUI takes them only
+  // when it settles, so that its frames do not depend on the watcher's pace.
+  bool due = now - st_->last_reload >= 5s || (st_->live && take_costs(*st_));
   if (st_->reader) {
     if (due)
       reload(now);

@@ -4,6 +4,7 @@
 #include "actions/local_action.hpp"
 #include "tui_action_routes.hpp"
 #include "tui_compare.hpp"
+#include "tui_costs.hpp"
 #include "tui_services.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
@@ -47,6 +48,18 @@ void confirm_remove(TuiState& st) {
   std::string job = st.top().job, task = *key;
   st.confirm = DialogVm{"Remove run", fmt::format("Remove {}/{} and its files?", job, task)};
   st.on_confirm = [&st, job, task] { run_local(st, act::remove_run(job, task).run); };
+  st.mode = Mode::Confirm;
+}
+
+// Quitting stops no node: one that idles on a dedicated node bills on, so that is said first.
+void confirm_quit(TuiState& st) {
+  auto idle = idle_billing_warning(st);
+  if (!idle) {
+    st.quit = true;
+    return;
+  }
+  st.confirm = DialogVm{"Quit", fmt::format("Still billing: {}. Quit anyway?", *idle)};
+  st.on_confirm = [&st] { st.quit = true; };
   st.mode = Mode::Confirm;
 }
 
@@ -113,7 +126,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       if (pane.quits_back())
         go_back(st);
       else
-        st.quit = true;
+        confirm_quit(st);
       break;
     case Action::QuitNow:
       st.quit = true;

@@ -1,7 +1,12 @@
 // The Jobs pane: an account's jobs with their tasks counted by state; Enter opens the tasks.
+#include <fmt/format.h>
+
+#include <cmath>
+
 #include "core/sanitizer.hpp"
 #include "sync/incremental_sync.hpp"
 #include "tui_columns.hpp"
+#include "tui_costs.hpp"
 #include "tui_state.hpp"
 #include "widgets/heatmap.hpp"
 
@@ -13,8 +18,9 @@ struct JobRow {
   Job job;
   int64_t queued = 0, running = 0, done = 0, failed = 0, total = 0;
   bool pinned = false;
-  std::string synced;  ///< how old the job's task list is
-  Timestamp now;       ///< the context clock's time when the row was read
+  std::string synced;           ///< how old the job's task list is
+  Timestamp now;                ///< the context clock's time when the row was read
+  std::optional<JobCost> cost;  ///< as the cost watcher last worked it out (Batch)
 };
 
 TableCell count_cell(int64_t n, std::optional<Role> role) {
@@ -31,6 +37,17 @@ TableCell progress_cell(const JobRow& r) {
               : r.done == r.total ? Role::StateSuccess
                                   : Role::StateRunning;
   return {progress_bar(vm, 8) + " " + percent, role, percent};
+}
+
+// `12.35`, in the currency the pane's cost line names; `-` while unknown.
+TableCell money_cell(const std::optional<double>& v) {
+  if (!v) return {"-", Role::Dim};
+  return {fmt::format("{:.2f}", *v)};
+}
+
+// In cents, unknown first.
+SortKey money_key(const std::optional<double>& v) {
+  return SortKey{v ? static_cast<int64_t>(std::llround(*v * 100)) : int64_t{-1}};
 }
 
 const std::vector<ColumnDef<JobRow>>& job_columns() {
@@ -89,13 +106,26 @@ const std::vector<ColumnDef<JobRow>>& job_columns() {
        Shown::Always,
        {},
        true},
-      synced_column<JobRow>()};
+      synced_column<JobRow>(),
+      {"cost",
+       {"COST", 9, 1, 0, Align::Right},
+       [](R r) { return money_cell(r.cost ? r.cost->so_far : std::nullopt); },
+       [](R r) { return money_key(r.cost ? r.cost->so_far : std::nullopt); },
+       Shown::Batch},
+      {"projected",
+       {"PROJECTED", 10, 1, 0, Align::Right},
+       [](R r) { return money_cell(r.cost ? r.cost->projected : std::nullopt); },
+       [](R r) { return money_key(r.cost ? r.cost->projected : std::nullopt); },
+       Shown::Batch,
+       {},
+       true}};
   return columns;
 }
 
 // A job's tasks counted by state (queued; running or preparing; completed well; failed);
 // `counts` null: it has none.
-JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& ages) {
+JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& ages,
+               const AccountCosts* costs) {
   JobRow r;
   auto n = [&](TaskState s) { return counts ? counts->by_state.at(s) : 0; };
   r.failed = counts ? counts->failed : 0;
@@ -107,6 +137,8 @@ JobRow job_row(Job j, const JobTaskCounts* counts, bool pinned, const SyncAges& 
   r.pinned = pinned;
   r.now = ages.now;
   if (ages.batch) r.synced = ages.age(tasks_scope(j.id));
+  if (costs)
+    if (auto it = costs->jobs.find(j.id); it != costs->jobs.end()) r.cost = it->second;
   r.job = std::move(j);
   return r;
 }
@@ -161,6 +193,18 @@ class JobsPane : public Pane {
     return Pane::empty_text(st);
   }
 
+  // A Batch account's costs and waste above its jobs, once worked out.
+  Rect table_rect(const TuiState& st, Rect body) const override {
+    return body.drop_top(static_cast<int>(lines(st).size()));
+  }
+  void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body) override {
+    auto shown = lines(st);
+    for (size_t i = 0; i < shown.size(); ++i)
+      c.draw_text_truncated(body.x + 1, body.y + static_cast<int>(i), shown[i].text, shown[i].role,
+                            body.w - 1);
+    Pane::render(ctx, st, c, table_rect(st, body));
+  }
+
   TablePage load(AppContext& ctx, TuiState& st, size_t first, int rows) override {
     const Frame& f = st.top();
     auto ages = load_sync_ages(ctx, f.account);
@@ -172,18 +216,26 @@ class JobsPane : public Pane {
     if (auto it = st.pinned.find(f.account); it != st.pinned.end()) pins = &it->second;
     // Every job's counts in one grouped read, not two queries per job.
     auto counts = ctx.store->job_task_counts(f.account);
+    const auto* costs = shown_costs(st, f.account);
     std::vector<JobRow> items;
     for (auto& j : *jobs) {
       bool pinned = pins && pins->count(j.id);
       const JobTaskCounts* c = nullptr;
       if (counts)
         if (auto it = counts->find(j.id); it != counts->end()) c = &it->second;
-      items.push_back(job_row(std::move(j), c, pinned, ages));
+      items.push_back(job_row(std::move(j), c, pinned, ages, costs));
     }
     fill_page(
         p, job_columns(), ages.batch, items, [](const JobRow& r) { return r.job.id; }, f.cursor,
         first, rows);
     return p;
+  }
+
+ private:
+  std::vector<CostLine> lines(const TuiState& st) const {
+    const auto& account = st.stack.back().account;
+    const auto* costs = shown_costs(st, account);
+    return costs ? cost_lines(*costs) : std::vector<CostLine>{};
   }
 };
 

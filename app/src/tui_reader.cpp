@@ -108,6 +108,7 @@ PageModel TuiReader::read(const ReadRequest& r) {
   data_version_ = version;
   st.stack = {r.frame};
   st.pinned = r.pinned;
+  st.cost_view = r.costs;
   st.body_height = r.rows;
   st.page = {};
   PageModel m;
@@ -157,6 +158,7 @@ ReadRequest request_of(const TuiState& st) {
   r.rows = std::max(1, st.body_height);
   for (const auto& entry : st.pollers) r.watched.push_back(entry.first);
   r.input = focused_pane(st).read_input(st);
+  r.costs = st.cost_view;
   return r;
 }
 

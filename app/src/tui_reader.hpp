@@ -18,6 +18,7 @@
 #include "alert_watch.hpp"
 #include "app/context.hpp"
 #include "core/event_queue.hpp"
+#include "cost_watcher.hpp"
 #include "tui_pane.hpp"
 #include "tui_preemption.hpp"
 
@@ -33,6 +34,7 @@ struct ReadRequest {
   int rows = 1;                                         ///< table rows that fit
   std::vector<std::string> watched;                     ///< accounts whose preemptions are told
   std::shared_ptr<const PaneData> input;                ///< the pane's read_input()
+  std::shared_ptr<const CostSnapshot> costs;            ///< the costs on screen (Jobs pane)
   bool only_if_changed = false;  ///< read only when another connection committed since the last
 };
 

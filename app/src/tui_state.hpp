@@ -17,6 +17,7 @@
 #include "app/tui.hpp"
 #include "compare_runs.hpp"
 #include "core/event_queue.hpp"
+#include "cost_watcher.hpp"
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "local_worker.hpp"
@@ -170,8 +171,12 @@ struct TuiState {
   uint64_t read_generation = 0;  ///< of the latest request to the reader
   SyncFacts sync;                ///< the sync facts of the model on screen
   int64_t read_version = -1;     ///< the reader's data_version when it read the model on screen
-  std::shared_ptr<const PaneData> pane_data;  ///< the focused pane's data (Detail, GPUs)
-  std::string pane_data_frame;                ///< frame_key() of the frame it was read for
+  /// Works out the watched Batch accounts' costs (after `events`, which it posts to); none
+  /// when its connection could not be opened.
+  std::unique_ptr<CostWatcher> costs;
+  std::shared_ptr<const CostSnapshot> cost_view;  ///< the costs on screen; null: none yet
+  std::shared_ptr<const PaneData> pane_data;      ///< the focused pane's data (Detail, GPUs)
+  std::string pane_data_frame;                    ///< frame_key() of the frame it was read for
   /// The local engine's thread: scheduling passes and local actions (after `events`, which it
   /// posts to).
   std::unique_ptr<LocalWorker> local;

@@ -63,7 +63,7 @@ void expect_refused(const std::string& text, const std::string& message) {
 TEST(AlertSettingsTest, MistakesNameTheFileAndPlace) {
   expect_refused(R"j({"local": {"alerts": {"on": ["task_failed", "fire"]}}})j",
                  "cfg.json: /local/alerts/on/1: unknown event (task_failed, task_succeeded, "
-                 "job_completed, preempted, resize_done)");
+                 "job_completed, preempted, resize_done, budget_crossed)");
   expect_refused(R"j({"local": {"alerts": {"bell": "yes"}}})j",
                  "cfg.json: /local/alerts/bell: expected true or false");
   expect_refused(R"j({"accounts": [{"name": "a", "alerts": {"timeoutSeconds": 0}}]})j",

@@ -91,6 +91,39 @@ TEST(Settings, PollMistakesNameThePlace) {
 namespace trainyard {
 namespace {
 
+TEST(Settings, AccountBudgets) {
+  auto s = parse_settings(
+      R"j({"accounts": [{"name": "prod", "endpoint": "https://prod.eastus.batch.azure.com",
+                          "auth": {"type": "azureCli"},
+                          "budget": {"total": 2000, "jobs": {"sweep": 500.5}}}]})j",
+      "c.json");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->accounts.size(), 1u);
+  ASSERT_TRUE(s->budgets.count("prod"));
+  EXPECT_EQ(s->budgets.at("prod").total, 2000.0);
+  EXPECT_EQ(s->budgets.at("prod").jobs.at("sweep"), 500.5);
+}
+
+TEST(Settings, BudgetMistakesNameThePlace) {
+  auto with = [](const std::string& budget) {
+    return parse_settings(R"j({"accounts": [{"name": "prod", "endpoint":
+        "https://prod.eastus.batch.azure.com", "auth": {"type": "azureCli"}, "budget": )j" +
+                              budget + "}]}",
+                          "c.json");
+  };
+  auto zero = with(R"j({"jobs": {"train": 0}})j");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_EQ(zero.error().message,
+            "c.json: /accounts/0/budget/jobs/train: expected a positive amount in the prices' "
+            "currency");
+  auto typo = with(R"j({"totl": 5})j");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_EQ(typo.error().message, "c.json: /accounts/0/budget/totl: unknown setting (total, jobs)");
+  auto text = with(R"j("500")j");
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.error().message, "c.json: /accounts/0/budget: expected an object (total, jobs)");
+}
+
 TEST(Settings, SecretVariableNamesAreEveryConfiguredSecretSource) {
   auto s = parse_settings(R"j({"accounts": [
       {"name": "a", "endpoint": "https://a.batch.azure.com", "auth": {"keyEnv": "A_KEY"}},

@@ -84,9 +84,10 @@ TEST_F(TuiClock, SyncedAgeIsReadFromTheContextClock) {
   m.checked_at = apptest::kFixtureNow - 90s;
   ASSERT_TRUE(fixture_.ctx().store->set_sync_mark("contoso", m).ok());
   open_account("contoso", "jobs");
-  EXPECT_EQ(last_cell(line_with("train")), "1m") << line_with("train");
+  // SYNCED is the last column at 80 columns (COST, after it, does not fit).
+  EXPECT_NE(line_with("train").find("   1m "), std::string::npos) << line_with("train");
   advance(10min);
-  EXPECT_EQ(last_cell(line_with("train")), "11m") << line_with("train");
+  EXPECT_NE(line_with("train").find("  11m "), std::string::npos) << line_with("train");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,14 @@ struct PluginSettings {
   double timeout_seconds = 30;     ///< `timeoutSeconds`: the command is killed after this
 };
 
+/// An account's `budget`, in the currency of its prices: what its jobs may cost together and
+/// each named job; the status line and the account's alert command warn when a projection to
+/// completion crosses one.
+struct Budget {
+  std::optional<double> total;         ///< `total`: the account's jobs together
+  std::map<std::string, double> jobs;  ///< `jobs`: by job id
+};
+
 /// Settings with their defaults; a missing config file gives exactly these.
 struct Settings {
   std::string theme = "dark";
@@ -54,6 +63,7 @@ struct Settings {
   std::vector<MetricPattern> metric_patterns;
   std::map<std::string, std::string> main_metric;  ///< job id → metric shown in tables
   std::vector<azure::AccountConfig> accounts;      ///< `accounts`: Batch and emulator accounts
+  std::map<std::string, Budget> budgets;           ///< each account's `budget`, by its name
   std::string default_account;                     ///< `defaultAccount`; empty: `local`
   std::vector<azure::StorageAccountConfig> storage_accounts;  ///< `storageAccounts`
   PollSettings poll;

@@ -51,6 +51,9 @@ class Tui {
   void sample_gpus_once();
   /// True once the user asked to quit.
   bool done() const;
+  /// What quitting leaves behind that the user should know (idle dedicated nodes billing), to
+  /// print once the terminal is restored; empty: nothing.
+  std::string parting_note() const;
 
  private:
   std::chrono::milliseconds refresh_interval() const;

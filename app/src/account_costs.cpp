@@ -1,0 +1,163 @@
+#include "account_costs.hpp"
+
+#include <fmt/format.h>
+
+#include "pool_burn.hpp"
+#include "pool_insight.hpp"
+
+namespace trainyard {
+namespace {
+
+// Adds `v` to `sum`: the sum is unknown once a part is.
+void add(std::optional<double>& sum, const std::optional<double>& v) {
+  sum = sum && v ? std::optional(*sum + *v) : std::nullopt;
+}
+
+void note_prices(AccountCosts& c, const PricesUsed& p) {
+  if (!p.known()) return;
+  if (c.currency.empty()) c.currency = p.currency;
+  if (!c.prices_as_of || p.as_of < *c.prices_as_of) c.prices_as_of = p.as_of;
+}
+
+Result<void> read_pools(Store& store, const Settings& settings, AccountCosts& c) {
+  auto pools = store.pools(c.account);
+  if (!pools) return pools.error();
+  c.hourly = 0.0;
+  for (const auto& p : *pools) {
+    auto nodes = store.nodes(c.account, p.id);
+    if (!nodes) return nodes.error();
+    auto burn = pool_burn(store, settings, p, tally_nodes(*nodes), c.region);
+    note_prices(c, burn.prices);
+    bool billed = p.current_dedicated_nodes > 0 || p.current_low_priority_nodes > 0;
+    if (billed) add(c.hourly, burn.hourly);
+    if (burn.idle_dedicated > 0) c.idle.push_back({p.id, burn.idle_dedicated, burn.idle_hourly});
+  }
+  return {};
+}
+
+void total_jobs(AccountCosts& c) {
+  c.so_far = 0.0;
+  c.projected = 0.0;
+  for (const auto& [id, j] : c.jobs) {
+    add(c.so_far, j.so_far);
+    if (!j.projected && j.so_far) ++c.unprojected;
+    add(c.projected, j.projected ? j.projected : j.so_far);
+  }
+}
+
+Result<void> read_jobs(Store& store, const Settings& settings, AccountCosts& c, Timestamp now) {
+  auto prices = [&](const std::string& vm_size) {
+    return cached_prices_used(store, settings, vm_size, c.region);
+  };
+  auto report = cost_report_with(store, c.account, "", prices, now);
+  if (!report) return report.error();
+  for (auto& j : report->jobs) {
+    if (j.prices) note_prices(c, *j.prices);
+    c.jobs[j.id] = std::move(j);
+  }
+  total_jobs(c);
+  return {};
+}
+
+// Jobs with tasks, all of them completed, and the job still active: it counts against the
+// account's job quota until terminated.
+Result<void> read_finished_active(Store& store, AccountCosts& c) {
+  auto jobs = store.jobs(c.account);
+  if (!jobs) return jobs.error();
+  auto counts = store.job_task_counts(c.account);
+  if (!counts) return counts.error();
+  for (const auto& j : *jobs) {
+    auto it = counts->find(j.id);
+    if (j.state != JobState::Active || it == counts->end()) continue;
+    int64_t total = 0;
+    for (const auto& [state, n] : it->second.by_state) total += n;
+    auto done = it->second.by_state.find(TaskState::Completed);
+    if (total > 0 && done != it->second.by_state.end() && done->second == total)
+      c.finished_active.push_back(j.id);
+  }
+  return {};
+}
+
+std::string over_text(const std::string& what, double projected, double budget,
+                      const std::string& currency) {
+  return fmt::format("budget: {} projected {}, over its {} budget", what,
+                     money_text(projected, currency), money_text(budget, currency));
+}
+
+// One budget: an alert when the projection is over it and was not at the last look.
+void check_budget(const std::string& key, std::optional<double> projected, double budget,
+                  Alert alert, std::set<std::string>& crossed, std::vector<Alert>& out) {
+  if (!projected || *projected <= budget) {
+    crossed.erase(key);
+    return;
+  }
+  if (!crossed.insert(key).second) return;
+  out.push_back(std::move(alert));
+}
+
+}  // namespace
+
+int64_t AccountCosts::idle_nodes() const {
+  int64_t n = 0;
+  for (const auto& p : idle) n += p.nodes;
+  return n;
+}
+
+double AccountCosts::idle_hourly() const {
+  double sum = 0;
+  for (const auto& p : idle) sum += p.hourly.value_or(0);
+  return sum;
+}
+
+Result<AccountCosts> account_costs(Store& store, const Settings& settings,
+                                   const std::string& account, Timestamp now) {
+  AccountCosts c;
+  c.account = account;
+  c.at = now;
+  if (auto b = settings.budgets.find(account); b != settings.budgets.end()) c.budget = b->second;
+  auto region = region_of_account(settings, store, account);
+  if (!region) {
+    c.why = region.error().message;
+    TY_TRY(read_finished_active(store, c));
+    return c;
+  }
+  c.region = *region;
+  TY_TRY(read_pools(store, settings, c));
+  TY_TRY(read_jobs(store, settings, c, now));
+  TY_TRY(read_finished_active(store, c));
+  return c;
+}
+
+std::vector<Alert> budget_alerts(const AccountCosts& costs, const Budget& budget,
+                                 std::set<std::string>& crossed) {
+  std::vector<Alert> out;
+  if (budget.total) {
+    Alert a{AlertKind::BudgetCrossed,
+            costs.account,
+            "",
+            "",
+            "",
+            over_text(costs.account, costs.projected.value_or(0), *budget.total, costs.currency)};
+    check_budget(costs.account, costs.projected, *budget.total, a, crossed, out);
+  }
+  for (const auto& [job, amount] : budget.jobs) {
+    auto it = costs.jobs.find(job);
+    std::optional<double> projected;
+    if (it != costs.jobs.end())
+      projected = it->second.projected ? it->second.projected : it->second.so_far;
+    Alert a{AlertKind::BudgetCrossed,
+            costs.account,
+            job,
+            "",
+            "",
+            over_text("job " + job, projected.value_or(0), amount, costs.currency)};
+    check_budget("job/" + job, projected, amount, a, crossed, out);
+  }
+  return out;
+}
+
+std::string money_text(double amount, const std::string& currency) {
+  return fmt::format("{:.2f} {}", amount, currency);
+}
+
+}  // namespace trainyard
