@@ -38,7 +38,8 @@ CostLine totals_line(const AccountCosts& c) {
   const auto& cur = c.currency;
   auto text =
       fmt::format("cost   so far {} · projected {}", money(c.so_far, cur), money(c.projected, cur));
-  if (c.unprojected) text += fmt::format(" ({} job(s) not started counted so far)", c.unprojected);
+  if (c.unprojected)
+    text += fmt::format(" ({} job(s) with no task finished: at their cost so far)", c.unprojected);
   bool over = false;
   if (c.budget && c.budget->total) {
     over = c.projected && *c.projected > *c.budget->total;
