@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "account_extras.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -79,16 +81,7 @@ Result<AlertSettings> parse_alerts(const json& j, const std::string& source,
 
 Result<void> take_account_alerts(json& accounts, std::map<std::string, AlertSettings>& out,
                                  const std::string& source) {
-  if (!accounts.is_array()) return {};  // parse_accounts says what is wrong
-  for (size_t i = 0; i < accounts.size(); ++i) {
-    auto& a = accounts[i];
-    if (!a.is_object() || !a.contains("alerts")) continue;
-    auto alerts = parse_alerts(a["alerts"], source, fmt::format("/accounts/{}/alerts", i));
-    if (!alerts) return alerts.error();
-    if (a.contains("name") && a["name"].is_string()) out[a["name"].get<std::string>()] = *alerts;
-    a.erase("alerts");
-  }
-  return {};
+  return take_from_accounts(accounts, "alerts", out, source, parse_alerts);
 }
 
 Result<AlertConfig> load_alert_settings(const std::string& path) {

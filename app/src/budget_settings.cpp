@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "account_extras.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -52,16 +54,7 @@ Result<Budget> parse_budget(const json& j, const std::string& source, const std:
 
 Result<void> take_account_budgets(json& accounts, std::map<std::string, Budget>& out,
                                   const std::string& source) {
-  if (!accounts.is_array()) return {};  // parse_accounts says what is wrong
-  for (size_t i = 0; i < accounts.size(); ++i) {
-    auto& a = accounts[i];
-    if (!a.is_object() || !a.contains("budget")) continue;
-    auto budget = parse_budget(a["budget"], source, fmt::format("/accounts/{}/budget", i));
-    if (!budget) return budget.error();
-    if (a.contains("name") && a["name"].is_string()) out[a["name"].get<std::string>()] = *budget;
-    a.erase("budget");
-  }
-  return {};
+  return take_from_accounts(accounts, "budget", out, source, parse_budget);
 }
 
 }  // namespace trainyard
