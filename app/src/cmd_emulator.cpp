@@ -30,6 +30,7 @@ namespace {
 
 struct EmulatorFlags {
   emu::EmulatorOptions options;
+  std::string auto_storage_file;
   std::string key_file;
   std::string key;
   std::string env_file;
@@ -60,6 +61,21 @@ Result<std::string> account_key(const EmulatorFlags& f, bool& generated) {
   if (!f.key.empty()) return f.key;
   generated = true;
   return emu::generate_account_key();
+}
+
+// The auto-storage connection string from --auto-storage-file (its first line), else as given.
+Result<void> read_auto_storage(EmulatorFlags& f) {
+  if (f.auto_storage_file.empty()) return ok_result();
+  std::ifstream in(f.auto_storage_file);
+  std::string line;
+  if (!in || !std::getline(in, line))
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}: cannot read the connection string", f.auto_storage_file));
+  f.options.auto_storage = trim(line);
+  if (f.options.auto_storage.empty())
+    return make_error(ErrorKind::Usage,
+                      fmt::format("{}:1: the connection string is empty", f.auto_storage_file));
+  return ok_result();
 }
 
 // The emulator's children (task supervisors, `docker info`) inherit its environment, so the key
@@ -145,6 +161,7 @@ int emulator_command(EmulatorFlags f) {
   auto key = account_key(f, generated);
   if (!key) return report(key.error());
   f.options.key_base64 = *key;
+  if (auto ok = read_auto_storage(f); !ok) return report(ok.error());
   auto settings = load_settings(default_config_path());
   if (!settings) return report(settings.error());
   drop_secret_variables(secret_variable_names(*settings));
@@ -204,6 +221,14 @@ void register_emulator(CLI::App& app, CliState& st) {
   cmd->add_flag("--identity", f->options.identity,
                 "Also serve the Entra ID token, IMDS and management-plane endpoints");
   cmd->add_flag("--tls", f->options.tls, "Serve HTTPS with a generated CA (its path is printed)");
+  auto* storage_file = cmd->add_option(
+      "--auto-storage-file", f->auto_storage_file,
+      "The auto-storage account: a file holding its connection string (resourceFiles' "
+      "autoStorageContainerName are read from it)");
+  cmd->add_option("--auto-storage", f->options.auto_storage,
+                  "The auto-storage account's connection string (UseDevelopmentStorage=true for "
+                  "Azurite; a key in argv is visible to others: prefer --auto-storage-file)")
+      ->excludes(storage_file);
   cmd->add_option("--node-step-ms", f->options.node_step_ms,
                   "Time each node allocation and boot step takes")
       ->check(CLI::Range(0, 600000));

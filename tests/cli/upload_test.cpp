@@ -245,6 +245,74 @@ TEST_F(UploadCli, AnOutputThatCannotBeUploadedFailsATaskThatSucceeded) {
                       0),
             0u)
       << why;
+  // Each entry that failed is a detail of its own, as the node's fileuploaderr.txt has it.
+  const auto& details = info["failureInfo"]["details"];
+  ASSERT_EQ(details.size(), 1u) << info.dump();
+  EXPECT_EQ(details[0]["name"], "FileUploadError");
+  EXPECT_EQ(details[0]["value"].get<std::string>().rfind(
+                "model.bin: " + azurite_->blob_endpoint() + "/nosuch/model.bin: HTTP 4", 0),
+            0u)
+      << details.dump();
+  auto files = client_->call("GET", "/jobs/j/tasks/noupload/files/fileuploaderr.txt");
+  ASSERT_TRUE(files.ok()) << files.error().message;
+  EXPECT_EQ(files->body, details[0]["value"].get<std::string>() + "\n");
+}
+
+// A resourceFile's autoStorageContainerName is read from the account's auto-storage, as Batch
+// reads the linked storage account: an emulator started with --auto-storage signs its own
+// read-and-list SAS for the container. Without one, the task fails before its command runs.
+TEST_F(UploadCli, AutoStorageContainerFilesReachTheTask) {
+  std::filesystem::create_directories(root() + "/auto/data");
+  std::ofstream(root() + "/auto/data/in.txt") << "from auto-storage\n";
+  auto put = tyb({"storage", "put", root() + "/auto/data", "autoin"});
+  ASSERT_EQ(put.code, 0) << put.err;
+  azuretest::EmulatorProcess linked({"--auto-storage", azurite_->connection_string()});
+  auto client = azuretest::emulator_client(linked, clock_);
+  for (auto [path, body] :
+       {std::pair{"/pools", json{{"id", "p"}, {"vmSize", "d2"}, {"targetDedicatedNodes", 1}}},
+        std::pair{"/jobs", json{{"id", "j"}, {"poolInfo", {{"poolId", "p"}}}}}})
+    ASSERT_TRUE(client->call("POST", path, {}, body.dump(), {}, false).ok()) << path;
+  json task{{"id", "auto"},
+            {"commandLine", "/bin/sh -c 'test \"$(cat data/in.txt)\" = \"from auto-storage\"'"},
+            {"resourceFiles", {{{"autoStorageContainerName", "autoin"}, {"blobPrefix", "data/"}}}}};
+  ASSERT_TRUE(client->add_task("j", task).ok());
+  json t = json::object();
+  for (int i = 0; i < 600 && t.value("state", "") != "completed"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto r = client->call("GET", "/jobs/j/tasks/auto");
+    ASSERT_TRUE(r.ok());
+    t = json::parse(r->body);
+  }
+  EXPECT_EQ(t["executionInfo"]["result"], "success") << t["executionInfo"].dump();
+  EXPECT_EQ(t["executionInfo"]["exitCode"], 0) << t["executionInfo"].dump();
+
+  ASSERT_TRUE(client_
+                  ->add_task("j", {{"id", "noauto"},
+                                   {"commandLine", "/bin/true"},
+                                   {"resourceFiles", {{{"autoStorageContainerName", "autoin"}}}}})
+                  .ok());
+  auto none = completed("j", "noauto");
+  ASSERT_FALSE(none.is_null());
+  EXPECT_EQ(none["executionInfo"]["failureInfo"]["code"], "BlobDownloadMiscError");
+  EXPECT_EQ(none["executionInfo"]["failureInfo"]["message"],
+            "autoStorageContainerName: the account has no auto-storage (start the emulator with "
+            "--auto-storage)");
+}
+
+TEST_F(UploadCli, AnAutoStorageWithoutAKeyIsRefusedAtStart) {
+  auto r = tyb({"emulator", "--port", "0", "--auto-storage",
+                "AccountName=acct;BlobEndpoint=http://127.0.0.1:10000/acct"});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("--auto-storage: the connection string has no AccountKey"),
+            std::string::npos)
+      << r.err;
+  auto far =
+      tyb({"emulator", "--port", "0", "--auto-storage",
+           "AccountName=acct;AccountKey=a2V5;BlobEndpoint=https://acct.blob.core.windows.net"});
+  EXPECT_NE(far.code, 0);
+  EXPECT_NE(far.err.find("--auto-storage: its BlobEndpoint must be a loopback http URL"),
+            std::string::npos)
+      << far.err;
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "auto_storage.hpp"
+#include "core/time.hpp"
 #include "task_files.hpp"
 
 namespace trainyard::emu {
@@ -90,6 +92,44 @@ TEST_F(TaskFiles, UploadsOnlyWhenTheConditionHoldsAndNamesWhatFailed) {
   auto failure = upload_failure({"a: x", "b: y"});
   EXPECT_EQ(failure.code, "FileUploadMiscError");
   EXPECT_EQ(failure.message, "One or more output files failed to upload: a: x; b: y");
+}
+
+TEST(AutoStorage, ConnectionStringsAsTheSdksWriteThem) {
+  auto dev = parse_auto_storage("UseDevelopmentStorage=true");
+  ASSERT_TRUE(dev.ok());
+  EXPECT_EQ(dev->account, "devstoreaccount1");
+  EXPECT_EQ(dev->blob_endpoint, "http://127.0.0.1:10000/devstoreaccount1");
+  auto own = parse_auto_storage(
+      "DefaultEndpointsProtocol=http;accountname=acct;AccountKey=a2V5LWtleQ==;"
+      "BlobEndpoint=http://127.0.0.1:10123/acct/;");
+  ASSERT_TRUE(own.ok()) << own.error().message;
+  EXPECT_EQ(own->account, "acct");
+  EXPECT_EQ(own->key_base64, "a2V5LWtleQ==");
+  EXPECT_EQ(own->blob_endpoint, "http://127.0.0.1:10123/acct");
+}
+
+TEST(AutoStorage, RefusalsNameThePartAndNeverTheKey) {
+  auto not_base64 =
+      parse_auto_storage("AccountName=a;AccountKey=secret!;BlobEndpoint=http://127.0.0.1:10000/a");
+  ASSERT_FALSE(not_base64.ok());
+  EXPECT_EQ(not_base64.error().message, "--auto-storage: its AccountKey is not base64");
+  auto far = parse_auto_storage(
+      "AccountName=a;AccountKey=a2V5;BlobEndpoint=http://127.evil.example:10000/a");
+  ASSERT_FALSE(far.ok());
+  EXPECT_EQ(far.error().message.find("a2V5"), std::string::npos);
+  EXPECT_EQ(parse_auto_storage("AccountKey=a2V5").error().message,
+            "--auto-storage: the connection string names no AccountName");
+}
+
+// A read-and-list container SAS of the Storage version the emulator signs, an hour long.
+TEST(AutoStorage, TheContainerUrlCarriesAReadAndListSas) {
+  AutoStorage s{"acct", "a2V5LWtleQ==", "http://127.0.0.1:10123/acct"};
+  auto url = auto_storage_container_url(s, "inputs", *parse_iso8601("2026-11-27T10:00:00Z"));
+  EXPECT_EQ(url.rfind("http://127.0.0.1:10123/acct/inputs?sv=2021-08-06&sr=c&sp=rl&"
+                      "st=2026-11-27T09%3A55%3A00Z&se=2026-11-27T11%3A00%3A00Z&spr=https,http&sig=",
+                      0),
+            0u)
+      << url;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "auto_storage.hpp"
 #include "runner.hpp"
 #include "service.hpp"
 #include "tls.hpp"
@@ -119,6 +120,8 @@ Result<std::string> prepare_work_dir(EmulatorOptions& o, bool& temporary) {
 
 Result<std::unique_ptr<Emulator>> Emulator::start(EmulatorOptions options) {
   if (auto ok = check_key(options.key_base64); !ok) return ok.error();
+  if (!options.auto_storage.empty())
+    if (auto s = parse_auto_storage(options.auto_storage); !s) return s.error();
   auto impl = std::make_unique<Impl>();
   auto dir = prepare_work_dir(options, impl->temporary_work_dir);
   if (!dir) return dir.error();

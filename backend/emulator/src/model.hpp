@@ -63,6 +63,9 @@ struct Execution {
   TaskResult result = TaskResult::None;
   std::string failure_code;  ///< empty: no failureInfo
   std::string failure_message;
+  /// failureInfo.details: name and value (`FileUploadError`, one per outputFiles entry that
+  /// failed to upload).
+  std::vector<std::pair<std::string, std::string>> failure_details;
 };
 
 /// Fields every entity carries for ETags and Last-Modified.

@@ -1,13 +1,22 @@
 // A task's files around its run, as a Batch node moves them: its resourceFiles downloaded while
 // it is preparing, its outputFiles uploaded before it completes. The transfers run on the
 // FileMover's thread; their ends are applied on the next tick.
+#include <fstream>
+
 #include "account.hpp"
+#include "auto_storage.hpp"
 #include "file_mover.hpp"
 #include "sandbox.hpp"
 
 namespace trainyard::emu {
 
 namespace {
+
+// As a node does: the upload errors in the task's folder, beside its stdout and stderr.
+void write_upload_errors(const std::string& path, const std::vector<std::string>& errors) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const auto& e : errors) out << e << "\n";
+}
 
 const nlohmann::json* listed(const TaskEntity& t, const char* field) {
   if (!t.extra || !t.extra->contains(field)) return nullptr;
@@ -35,8 +44,12 @@ bool Account::download_inputs(const JobEntity& j, TaskEntity& t) {
   if (!files) return false;
   t.moving_files = true;
   const std::string wd = task_dir(options_.work_dir, t.node_id, j.id, t.id) + "/wd";
-  mover_->submit({j.id, t.id, t.engine_generation, false,
-                  [files = *files, wd] { return download_resource_files(files, wd); }});
+  std::optional<AutoStorage> storage;
+  if (!options_.auto_storage.empty())
+    if (auto s = parse_auto_storage(options_.auto_storage)) storage = *s;  // checked at start
+  mover_->submit({j.id, t.id, t.engine_generation, false, [files = *files, wd, storage] {
+                    return download_resource_files(files, wd, storage ? &*storage : nullptr);
+                  }});
   return true;
 }
 
@@ -50,6 +63,7 @@ bool Account::upload_outputs(const JobEntity& j, TaskEntity& t) {
                   [files = *files, wd, success]() -> std::optional<FileFailure> {
                     auto errors = upload_output_files(files, wd, success);
                     if (errors.empty()) return std::nullopt;
+                    write_upload_errors(wd + "/../fileuploaderr.txt", errors);
                     return upload_failure(errors);
                   }});
   return true;
@@ -73,6 +87,8 @@ void Account::apply_moved_files() {
       e.failure_message = e.failure_code.empty() ? d.failure->message
                                                  : e.failure_message + "; " + d.failure->message;
       if (e.failure_code.empty()) e.failure_code = d.failure->code;
+      for (const auto& error : d.failure->upload_errors)
+        e.failure_details.emplace_back("FileUploadError", error);
       e.result = TaskResult::Failure;
     }
     finish_task(*j, *t);

@@ -153,6 +153,8 @@ void Account::start_on_node(JobEntity& j, TaskEntity& t, NodeEntity& n) {
   t.exec.exit_code.reset();
   t.exec.result = TaskResult::None;
   t.exec.failure_code.clear();
+  t.exec.failure_message.clear();
+  t.exec.failure_details.clear();
   t.moving_files = false;
   set_task_state(t, TaskState::Preparing);
   n.running_slots += t.required_slots;

@@ -7,16 +7,18 @@ namespace {
 using nlohmann::json;
 
 json exec_json(const Execution& e) {
-  return {{"start", e.start},
-          {"end", e.end},
-          {"exitCode", e.exit_code ? json(*e.exit_code) : json()},
-          {"retry", e.retry_count},
-          {"requeue", e.requeue_count},
-          {"lastRetry", e.last_retry},
-          {"lastRequeue", e.last_requeue},
-          {"result", static_cast<int>(e.result)},
-          {"failureCode", e.failure_code},
-          {"failureMessage", e.failure_message}};
+  json out = {{"start", e.start},
+              {"end", e.end},
+              {"exitCode", e.exit_code ? json(*e.exit_code) : json()},
+              {"retry", e.retry_count},
+              {"requeue", e.requeue_count},
+              {"lastRetry", e.last_retry},
+              {"lastRequeue", e.last_requeue},
+              {"result", static_cast<int>(e.result)},
+              {"failureCode", e.failure_code},
+              {"failureMessage", e.failure_message}};
+  if (!e.failure_details.empty()) out["failureDetails"] = e.failure_details;
+  return out;
 }
 
 Execution exec_from(const Fields& f) {
@@ -31,6 +33,8 @@ Execution exec_from(const Fields& f) {
   e.result = f.choice("result", TaskResult::Failure);
   e.failure_code = f.get<std::string>("failureCode");
   e.failure_message = f.get<std::string>("failureMessage");
+  if (f.has("failureDetails"))
+    e.failure_details = f.get<std::vector<std::pair<std::string, std::string>>>("failureDetails");
   return e;
 }
 

@@ -27,6 +27,8 @@ class Fields {
   std::string place(std::string_view key) const {
     return where_.empty() ? std::string(key) : fmt::format("{}.{}", where_, key);
   }
+  /// Whether the field is there (one added after state files were first written).
+  bool has(const char* key) const { return j_.is_object() && j_.contains(key); }
   /// The field as it is stored (free-form JSON: specs, settings).
   const nlohmann::json& raw(const char* key) const {
     if (!j_.is_object() || !j_.contains(key)) throw StateFieldError(place(key) + ": missing");

@@ -11,6 +11,7 @@
 #include <httplib.h>
 #include <pugixml.hpp>
 
+#include "core/time.hpp"
 #include "emulator/emulator.hpp"
 
 namespace trainyard::emu {
@@ -168,11 +169,22 @@ std::optional<FileFailure> download_container(const nlohmann::json& f, const std
   return std::nullopt;
 }
 
-std::optional<FileFailure> download_one(const nlohmann::json& f, const std::string& wd) {
-  if (f.contains("storageContainerUrl")) return download_container(f, wd);
-  if (f.contains("autoStorageContainerName"))
+// The auto-storage container as a storageContainerUrl with a SAS the emulator signs.
+std::optional<FileFailure> download_auto_storage(nlohmann::json f, const std::string& wd,
+                                                 const AutoStorage* storage) {
+  if (!storage)
     return FileFailure{"BlobDownloadMiscError",
-                       "autoStorageContainerName: the emulator has no auto-storage account"};
+                       "autoStorageContainerName: the account has no auto-storage (start the "
+                       "emulator with --auto-storage)"};
+  const std::string container = f.value("autoStorageContainerName", "");
+  f["storageContainerUrl"] = auto_storage_container_url(*storage, container, SystemClock().now());
+  return download_container(f, wd);
+}
+
+std::optional<FileFailure> download_one(const nlohmann::json& f, const std::string& wd,
+                                        const AutoStorage* storage) {
+  if (f.contains("storageContainerUrl")) return download_container(f, wd);
+  if (f.contains("autoStorageContainerName")) return download_auto_storage(f, wd, storage);
   auto u = parse_url(f.value("httpUrl", ""));
   if (!u)
     return FileFailure{"BlobDownloadMiscError",
@@ -326,10 +338,11 @@ bool output_pattern_matches(const std::string& pattern, const std::string& path)
 }
 
 std::optional<FileFailure> download_resource_files(const nlohmann::json& files,
-                                                   const std::string& wd) {
+                                                   const std::string& wd,
+                                                   const AutoStorage* storage) {
   if (!files.is_array()) return std::nullopt;
   for (const auto& f : files)
-    if (auto bad = download_one(f, wd)) return bad;
+    if (auto bad = download_one(f, wd, storage)) return bad;
   return std::nullopt;
 }
 
@@ -347,7 +360,7 @@ std::vector<std::string> upload_output_files(const nlohmann::json& files, const 
 FileFailure upload_failure(const std::vector<std::string>& errors) {
   std::string text;
   for (const auto& e : errors) text += (text.empty() ? "" : "; ") + e;
-  return {"FileUploadMiscError", "One or more output files failed to upload: " + text};
+  return {"FileUploadMiscError", "One or more output files failed to upload: " + text, errors};
 }
 
 }  // namespace trainyard::emu

@@ -9,19 +9,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auto_storage.hpp"
+
 namespace trainyard::emu {
 
 /// Why a task could not start or its outputs were not all uploaded: failureInfo's code and text.
 struct FileFailure {
   std::string code;  ///< BlobNotFound, BlobAccessDenied, BlobDownloadMiscError, FileUploadMiscError
   std::string message;
+  std::vector<std::string> upload_errors;  ///< each outputFiles entry that failed, one line each
 };
 
 /// Downloads each resourceFile into `wd`: an `httpUrl` to its `filePath`; a
-/// `storageContainerUrl`'s blobs under `blobPrefix` to their names below `filePath` (or `wd`).
-/// `fileMode` (octal) is applied. The first failure ends it.
+/// `storageContainerUrl`'s blobs under `blobPrefix` to their names below `filePath` (or `wd`);
+/// an `autoStorageContainerName`'s likewise from `storage` (none: it fails as Batch fails an
+/// account without auto-storage). `fileMode` (octal) is applied. The first failure ends it.
 std::optional<FileFailure> download_resource_files(const nlohmann::json& files,
-                                                   const std::string& wd);
+                                                   const std::string& wd,
+                                                   const AutoStorage* storage = nullptr);
 
 /// Uploads, for each outputFiles entry whose uploadCondition holds (`taskCompletion` always,
 /// `taskSuccess` with exit code 0, `taskFailure` otherwise), the files its `filePattern` matches
@@ -32,7 +37,8 @@ std::optional<FileFailure> download_resource_files(const nlohmann::json& files,
 std::vector<std::string> upload_output_files(const nlohmann::json& files, const std::string& wd,
                                              bool success);
 
-/// The failure a task with upload errors ends with (code FileUploadMiscError).
+/// The failure a task with upload errors ends with (code FileUploadMiscError, each error also
+/// apart in `upload_errors`).
 FileFailure upload_failure(const std::vector<std::string>& errors);
 
 /// Whether `pattern` (`*` and `?` within a path segment, `**` across segments) matches `path`.

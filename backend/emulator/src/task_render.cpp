@@ -21,6 +21,18 @@ std::string duration_text(int64_t us) {
   return us < 0 ? std::string(kUnlimited) : write_wire_duration(us);
 }
 
+void write_details(JsonOut& w, const std::vector<std::pair<std::string, std::string>>& details) {
+  if (details.empty() || !w.key("details")) return;
+  w.begin_array();
+  for (const auto& [name, value] : details) {
+    w.begin_object();
+    w.str("name", name);
+    w.str("value", value);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void write_execution(JsonOut& w, const TaskEntity& t) {
   const auto& e = t.exec;
   w.begin_object();
@@ -32,6 +44,7 @@ void write_execution(JsonOut& w, const TaskEntity& t) {
     w.str("category", "usererror");
     w.str("code", e.failure_code);
     w.str("message", e.failure_message);
+    write_details(w, e.failure_details);
     w.end_object();
   }
   w.num("retryCount", e.retry_count);

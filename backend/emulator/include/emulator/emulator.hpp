@@ -27,6 +27,9 @@ struct EmulatorOptions {
   int tick_ms = 100;          ///< simulation step
   /// Serves the Entra ID token, IMDS and management-plane endpoints (`--identity`).
   bool identity = false;
+  /// The auto-storage account's connection string (`--auto-storage`): resourceFiles'
+  /// `autoStorageContainerName` is read from it; empty: such files fail as without one.
+  std::string auto_storage;
   /// HTTP worker threads. Each open connection holds one while it is read (an idle keep-alive
   /// connection of an SDK, a slow client), so there are enough for many.
   int threads = 64;
