@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "azure/http.hpp"
 #include "core/sanitizer.hpp"
 #include "tui_state.hpp"
 
@@ -28,11 +29,12 @@ std::string limit_text(Duration d) {
   return out.empty() ? "0s" : out;
 }
 
-// Where a resource file comes from; a container source names the blobs it takes.
+// Where a resource file comes from; a container source names the blobs it takes. A URL shows
+// without its query: a SAS there is a secret.
 std::string source_of(const ResourceFile& f) {
-  if (!f.http_url.empty()) return f.http_url;
+  if (!f.http_url.empty()) return azure::redact_url(f.http_url);
   std::string container = !f.storage_container_url.empty()
-                              ? f.storage_container_url
+                              ? azure::redact_url(f.storage_container_url)
                               : "autostorage:" + f.auto_storage_container_name;
   return container + "/" + f.blob_prefix + "*";
 }
@@ -56,7 +58,7 @@ std::string condition_text(const std::string& condition) {
 }
 
 std::string output_line(const OutputFile& f) {
-  std::string dest = f.container_url + (f.path.empty() ? "" : "/" + f.path);
+  std::string dest = azure::redact_url(f.container_url) + (f.path.empty() ? "" : "/" + f.path);
   return fmt::format("{} \u2192 {} ({})", f.file_pattern, dest, condition_text(f.upload_condition));
 }
 

@@ -63,16 +63,20 @@ Task files_task() {
   t.constraints.max_wall_clock_time = std::chrono::hours(6);
   t.environment_settings = {{"EPOCHS", "30"}, {"DATA", "data"}};
   ResourceFile csv;
-  csv.http_url = "https://acct.blob.core.windows.net/data/train.csv";
+  // The URLs carry SAS tokens, as `--upload` makes them: their signatures never show.
+  csv.http_url =
+      "https://acct.blob.core.windows.net/data/train.csv?sv=2021-08-06&sr=b&sp=r&sig=SECRET1";
   csv.file_path = "train.csv";
   ResourceFile images;
-  images.storage_container_url = "https://acct.blob.core.windows.net/images";
+  images.storage_container_url =
+      "https://acct.blob.core.windows.net/images?sv=2021-08-06&sr=c&sp=rl&sig=SECRET2";
   images.blob_prefix = "cifar/";
   images.file_path = "data";
   t.resource_files = {csv, images};
   OutputFile ckpt;
   ckpt.file_pattern = "checkpoints/*.pt";
-  ckpt.container_url = "https://acct.blob.core.windows.net/out";
+  ckpt.container_url =
+      "https://acct.blob.core.windows.net/out?sv=2021-08-06&sr=c&sp=cw&sig=SECRET3";
   ckpt.path = "run-7";
   ckpt.upload_condition = "tasksuccess";
   OutputFile logs;
@@ -194,6 +198,7 @@ TEST_F(TuiSpot, DetailShowsFilesEnvironmentAndLimits80x24) {
       line_with("outputs     checkpoints/*.pt \u2192 https://acct.blob.core.windows.net/out/run-7"),
       "")
       << screen();
+  EXPECT_EQ(screen().find("SECRET"), std::string::npos) << screen();
   expect("detail_batch_files_80x24");
 }
 
@@ -209,6 +214,7 @@ TEST_F(TuiSpot, DetailShowsFilesEnvironmentAndLimits160x45) {
                       "(always)"),
             "")
       << screen();
+  EXPECT_EQ(screen().find("SECRET"), std::string::npos) << screen();
   expect("detail_batch_files_160x45");
 }
 
