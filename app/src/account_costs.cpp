@@ -35,27 +35,20 @@ Result<void> read_pools(Store& store, const Settings& settings, AccountCosts& c)
   return {};
 }
 
-void total_jobs(AccountCosts& c) {
-  c.so_far = 0.0;
-  c.projected = 0.0;
-  for (const auto& [id, j] : c.jobs) {
-    add(c.so_far, j.so_far);
-    if (!j.projected && j.so_far) ++c.unprojected;
-    add(c.projected, j.projected ? j.projected : j.so_far);
-  }
-}
-
 Result<void> read_jobs(Store& store, const Settings& settings, AccountCosts& c, Timestamp now) {
   auto prices = [&](const std::string& vm_size) {
     return cached_prices_used(store, settings, vm_size, c.region);
   };
   auto report = cost_report_with(store, c.account, "", prices, now);
   if (!report) return report.error();
+  auto totals = job_totals(report->jobs);
+  c.so_far = totals.so_far;
+  c.projected = totals.projected;
+  c.unprojected = totals.unprojected;
   for (auto& j : report->jobs) {
     if (j.prices) note_prices(c, *j.prices);
     c.jobs[j.id] = std::move(j);
   }
-  total_jobs(c);
   return {};
 }
 
@@ -96,6 +89,16 @@ void check_budget(const std::string& key, std::optional<double> projected, doubl
 }
 
 }  // namespace
+
+JobTotals job_totals(const std::vector<JobCost>& jobs) {
+  JobTotals t{0.0, 0.0, 0};
+  for (const auto& j : jobs) {
+    add(t.so_far, j.so_far);
+    if (!j.projected && j.so_far) ++t.unprojected;
+    add(t.projected, j.projected ? j.projected : j.so_far);
+  }
+  return t;
+}
 
 int64_t AccountCosts::idle_nodes() const {
   int64_t n = 0;

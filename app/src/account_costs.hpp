@@ -49,6 +49,16 @@ struct AccountCosts {
   double idle_hourly() const;
 };
 
+/// Jobs' costs together.
+struct JobTotals {
+  std::optional<double> so_far;     ///< none when a job's is unknown
+  std::optional<double> projected;  ///< each job's projection, else its cost so far
+  int64_t unprojected = 0;          ///< jobs counted at their cost so far
+};
+
+/// The totals of `jobs` (see AccountCosts::projected).
+JobTotals job_totals(const std::vector<JobCost>& jobs);
+
 /// `account`'s costs at `now` (see AccountCosts); an error only when the cache cannot be read.
 Result<AccountCosts> account_costs(Store& store, const Settings& settings,
                                    const std::string& account, Timestamp now);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "account_costs.hpp"
 #include "account_lookup.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
@@ -108,6 +109,33 @@ void print_notes(const CostReport& r, double discount) {
   out::print("{}; costs from the cache's task run times (trainyard sync refreshes it)", line);
 }
 
+// `projected 1.5155 USD, over its 1.2000 USD budget (126%)`.
+std::string against_budget(const std::optional<double>& projected, double budget,
+                           const std::string& currency) {
+  if (!projected)
+    return fmt::format("projected unknown, against its {:.4f} {} budget", budget, currency);
+  return fmt::format("projected {:.4f} {}, {} {:.4f} {} budget ({:.0f}%)", *projected, currency,
+                     *projected > budget ? "over its" : "of its", budget, currency,
+                     *projected / budget * 100);
+}
+
+// The account's budgets against the projections: the total only for the whole account.
+void print_budgets(const CostReport& r, const std::string& account, const Budget& b,
+                   bool whole_account) {
+  std::string currency = "?";
+  for (const auto& p : r.pools)
+    if (p.prices.known()) currency = p.prices.currency;
+  if (b.total && whole_account)
+    out::print("budget: {} {}", account,
+               against_budget(job_totals(r.jobs).projected, *b.total, currency));
+  for (const auto& j : r.jobs) {
+    auto it = b.jobs.find(j.id);
+    if (it == b.jobs.end()) continue;
+    out::print("budget: job {} {}", j.id,
+               against_budget(j.projected ? j.projected : j.so_far, it->second, currency));
+  }
+}
+
 int cost_command(const CliState& st, const CostOptions& o) {
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
@@ -125,6 +153,9 @@ int cost_command(const CliState& st, const CostOptions& o) {
   out::print("");
   print_jobs(*r);
   print_notes(*r, (*ctx)->settings.prices.discount);
+  const auto& budgets = (*ctx)->settings.budgets;
+  if (auto b = budgets.find(o.account); b != budgets.end())
+    print_budgets(*r, o.account, b->second, o.job.empty());
   return kExitOk;
 }
 

@@ -32,13 +32,15 @@ class Cost : public Cli {
     if (store.ok()) seed(**store);
   }
 
-  void configure(const std::string& endpoint) {
+  // `budget`: the account's `budget` object, when not empty.
+  void configure(const std::string& endpoint, const std::string& budget = "") {
     auto dir = root() + "/xdg-config/trainyard";
     fs::create_directories(dir);
     std::ofstream(dir + "/config.json")
         << R"({"prices": {"endpoint": ")" << server_.endpoint()
         << R"(", "discount": 0.8}, "accounts": [{"name": "acct", "endpoint": ")" << endpoint
-        << R"(", "auth": {"keyEnv": "ACCT_KEY"}}]})";
+        << R"(", "auth": {"keyEnv": "ACCT_KEY"})"
+        << (budget.empty() ? "" : R"(, "budget": )" + budget) << "}]}";
   }
 
   static void ok(const Result<void>& r) { ASSERT_TRUE(r.ok()) << r.error().message; }
@@ -240,6 +242,27 @@ TEST_F(Cost, TheTableSaysWhichPricesEachFigureUsed) {
   EXPECT_NE(r.out.find("job eval: no task has finished yet"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("job prep: unknown: no Linux price"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("20% off retail (prices.discount 0.8)"), std::string::npos) << r.out;
+}
+
+// train's projection 1.51550222 against 1.2: over, 126%; against 2: 76%. The account's total is
+// unknown: prep's pool has no price.
+TEST_F(Cost, BudgetsAgainstTheProjections) {
+  configure("https://acct.westeurope.batch.azure.com", R"({"total": 1, "jobs": {"train": 1.2}})");
+  auto r = ty({"cost", "--account", "acct"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("budget: job train projected 1.5155 USD, over its 1.2000 USD budget (126%)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("budget: acct projected unknown, against its 1.0000 USD budget"),
+            std::string::npos)
+      << r.out;
+  configure("https://acct.westeurope.batch.azure.com", R"({"total": 1, "jobs": {"train": 2}})");
+  auto one = ty({"cost", "--account", "acct", "--job", "train"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  EXPECT_NE(one.out.find("budget: job train projected 1.5155 USD, of its 2.0000 USD budget (76%)"),
+            std::string::npos)
+      << one.out;
+  EXPECT_EQ(one.out.find("budget: acct"), std::string::npos) << one.out;  // one job is not all
 }
 
 TEST_F(Cost, AnAccountWithoutARegionIsToldToSetOne) {
