@@ -195,10 +195,10 @@ class JobsPane : public Pane {
 
   // A Batch account's costs and waste above its jobs, once worked out.
   Rect table_rect(const TuiState& st, Rect body) const override {
-    return body.drop_top(static_cast<int>(lines(st).size()));
+    return body.drop_top(static_cast<int>(lines(st, body).size()));
   }
   void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body) override {
-    auto shown = lines(st);
+    auto shown = lines(st, body);
     for (size_t i = 0; i < shown.size(); ++i)
       c.draw_text_truncated(body.x + 1, body.y + static_cast<int>(i), shown[i].text, shown[i].role,
                             body.w - 1);
@@ -232,11 +232,17 @@ class JobsPane : public Pane {
   }
 
  private:
-  std::vector<CostLine> lines(const TuiState& st) const {
-    const auto& account = st.stack.back().account;
-    const auto* costs = shown_costs(st, account);
-    return costs ? cost_lines(*costs) : std::vector<CostLine>{};
+  // The cost lines that fit above a table of at least kLeastTableRows (a small terminal keeps
+  // its jobs and loses the costs first).
+  std::vector<CostLine> lines(const TuiState& st, Rect body) const {
+    const auto* costs = shown_costs(st, st.stack.back().account);
+    if (!costs) return {};
+    auto out = cost_lines(*costs);
+    out.resize(std::min(out.size(), static_cast<size_t>(std::max(0, body.h - kLeastTableRows))));
+    return out;
   }
+
+  static constexpr int kLeastTableRows = 6;  // the header and five jobs
 };
 
 }  // namespace

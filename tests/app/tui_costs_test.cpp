@@ -189,6 +189,19 @@ TEST_F(TuiCosts, TheJobsPaneShowsCostsWasteAndTheBudget) {
   EXPECT_NE(line_with("train").find("16.90"), std::string::npos) << screen();
 }
 
+// A small terminal keeps a table of at least 6 rows (header and five jobs): 7 rows inside the
+// pane leave room for one cost line, 6 for none.
+TEST_F(TuiCosts, ASmallTerminalKeepsTheJobsAndDropsTheCostLinesFirst) {
+  seed();
+  open_batch({100, 12}, "jobs");  // 12 rows: crumbs, 2 borders, hints, status: 7 inside
+  EXPECT_NE(line_with("cost   so far 8.45 USD"), "") << screen();
+  EXPECT_EQ(line_with("waste"), "") << screen();
+  EXPECT_NE(line_with("train"), "") << screen();
+  open_batch({100, 11}, "jobs");
+  EXPECT_EQ(line_with("cost   so far"), "") << screen();
+  EXPECT_NE(line_with("done"), "") << screen();
+}
+
 TEST_F(TuiCosts, WithoutCachedPricesTheCostLineSaysHowToGetThem) {
   add_pool("gpu", "Standard_NC24ads_A100_v4", 1, 0);
   add_job("train", "gpu");
