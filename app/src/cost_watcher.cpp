@@ -63,7 +63,7 @@ void CostWatcher::run() {
     auto accounts = accounts_;
     lock.unlock();
     work_out(accounts);
-    if (ready_) ready_();
+    if (ready_ && !accounts.empty()) ready_();  // nothing watched: nothing to redraw
     lock.lock();
     done_ = std::max(done_, serving);
     cv_.notify_all();
