@@ -32,14 +32,12 @@ std::string unknown_text(const AccountCosts& c) {
 }
 
 CostLine totals_line(const AccountCosts& c) {
-  if (!c.why.empty()) return {"cost   unknown: " + c.why, Role::Dim};
+  if (!c.why.empty()) return {sanitize_text("cost   unknown: " + c.why), Role::Dim};
   if (c.currency.empty() || !c.so_far)
     return {sanitize_text("cost   unknown " + unknown_text(c)), Role::Dim};
   const auto& cur = c.currency;
   auto text =
       fmt::format("cost   so far {} · projected {}", money(c.so_far, cur), money(c.projected, cur));
-  if (c.unprojected)
-    text += fmt::format(" ({} job(s) with no task finished: at their cost so far)", c.unprojected);
   bool over = false;
   if (c.budget && c.budget->total) {
     over = c.projected && *c.projected > *c.budget->total;
@@ -47,6 +45,9 @@ CostLine totals_line(const AccountCosts& c) {
         fmt::format(" · budget {}{}", money_text(*c.budget->total, cur), over ? " EXCEEDED" : "");
   }
   text += fmt::format(" · burn {}/h · {}", money(c.hourly, cur), prices_text(c));
+  // Last, so that a narrow pane cuts the note rather than a figure.
+  if (c.unprojected)
+    text += fmt::format(" ({} job(s) with no task finished: at their cost so far)", c.unprojected);
   return {sanitize_text(text), over ? Role::StateFailure : Role::Title};
 }
 
