@@ -1,9 +1,10 @@
 #include "account_costs.hpp"
 
+#include <tuple>
+
 #include <fmt/format.h>
 
 #include "pool_burn.hpp"
-#include "pool_insight.hpp"
 
 namespace trainyard {
 namespace {
@@ -13,42 +14,29 @@ void add(std::optional<double>& sum, const std::optional<double>& v) {
   sum = sum && v ? std::optional(*sum + *v) : std::nullopt;
 }
 
-void note_prices(AccountCosts& c, const PricesUsed& p) {
-  if (!p.known()) return;
-  if (c.currency.empty()) c.currency = p.currency;
-  if (!c.prices_as_of || p.as_of < *c.prices_as_of) c.prices_as_of = p.as_of;
-}
-
-Result<void> read_pools(Store& store, const Settings& settings, AccountCosts& c) {
-  auto pools = store.pools(c.account);
-  if (!pools) return pools.error();
-  c.hourly = 0.0;
-  for (const auto& p : *pools) {
-    auto nodes = store.nodes(c.account, p.id);
-    if (!nodes) return nodes.error();
-    auto burn = pool_burn(store, settings, p, tally_nodes(*nodes), c.region);
-    note_prices(c, burn.prices);
-    bool billed = p.current_dedicated_nodes > 0 || p.current_low_priority_nodes > 0;
-    if (billed) add(c.hourly, burn.hourly);
-    if (burn.idle_dedicated > 0) c.idle.push_back({p.id, burn.idle_dedicated, burn.idle_hourly});
-  }
-  return {};
-}
-
-Result<void> read_jobs(Store& store, const Settings& settings, AccountCosts& c, Timestamp now) {
+// The pools' burn and idle dedicated nodes, and the jobs' costs, from one report of the cache.
+Result<void> read_report(Store& store, const Settings& settings, AccountCosts& c, Timestamp now) {
   auto prices = [&](const std::string& vm_size) {
     return cached_prices_used(store, settings, vm_size, c.region);
   };
   auto report = cost_report_with(store, c.account, "", prices, now);
   if (!report) return report.error();
+  std::tie(c.currency, c.prices_as_of) = prices_summary(*report);
+  c.hourly = 0.0;
+  for (const auto& p : report->pools) {
+    bool billed = p.nodes.dedicated > 0 || p.nodes.spot > 0;
+    if (billed) add(c.hourly, p.hourly);
+    if (p.idle_dedicated == 0) continue;
+    std::optional<double> idle_hourly;
+    if (p.prices.rates.dedicated)
+      idle_hourly = static_cast<double>(p.idle_dedicated) * *p.prices.rates.dedicated;
+    c.idle.push_back({p.id, p.idle_dedicated, idle_hourly});
+  }
   auto totals = job_totals(report->jobs);
   c.so_far = totals.so_far;
   c.projected = totals.projected;
   c.unprojected = totals.unprojected;
-  for (auto& j : report->jobs) {
-    if (j.prices) note_prices(c, *j.prices);
-    c.jobs[j.id] = std::move(j);
-  }
+  for (auto& j : report->jobs) c.jobs[j.id] = std::move(j);
   return {};
 }
 
@@ -125,8 +113,7 @@ Result<AccountCosts> account_costs(Store& store, const Settings& settings,
     return c;
   }
   c.region = *region;
-  TY_TRY(read_pools(store, settings, c));
-  TY_TRY(read_jobs(store, settings, c, now));
+  TY_TRY(read_report(store, settings, c, now));
   TY_TRY(read_finished_active(store, c));
   return c;
 }

@@ -25,18 +25,6 @@ nlohmann::json money_or_null(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json();
 }
 
-// The prices every figure used: the first currency seen, the oldest fetch.
-std::pair<std::string, std::optional<Timestamp>> prices_summary(const CostReport& r) {
-  std::string currency;
-  std::optional<Timestamp> oldest;
-  for (const auto& p : r.pools) {
-    if (!p.prices.known()) continue;
-    if (currency.empty()) currency = p.prices.currency;
-    oldest = oldest ? std::min(*oldest, p.prices.as_of) : p.prices.as_of;
-  }
-  return {currency, oldest};
-}
-
 nlohmann::json to_json(const CostReport& r) {
   auto [currency, as_of] = prices_summary(r);
   auto pools = nlohmann::json::array(), jobs = nlohmann::json::array();
@@ -122,9 +110,8 @@ std::string against_budget(const std::optional<double>& projected, double budget
 // The account's budgets against the projections: the total only for the whole account.
 void print_budgets(const CostReport& r, const std::string& account, const Budget& b,
                    bool whole_account) {
-  std::string currency = "?";
-  for (const auto& p : r.pools)
-    if (p.prices.known()) currency = p.prices.currency;
+  std::string currency = prices_summary(r).first;
+  if (currency.empty()) currency = "?";
   if (b.total && whole_account)
     out::print("budget: {} {}", account,
                against_budget(job_totals(r.jobs).projected, *b.total, currency));

@@ -1,5 +1,6 @@
 #include "cost_report.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -31,6 +32,17 @@ PricesUsed prices_used(const PriceAnswer& answer, const std::string& vm_size,
   return used;
 }
 
+std::pair<std::string, std::optional<Timestamp>> prices_summary(const CostReport& r) {
+  std::string currency;
+  std::optional<Timestamp> oldest;
+  for (const auto& p : r.pools) {
+    if (!p.prices.known()) continue;
+    if (currency.empty()) currency = p.prices.currency;
+    oldest = oldest ? std::min(*oldest, p.prices.as_of) : p.prices.as_of;
+  }
+  return {currency, oldest};
+}
+
 namespace {
 
 PricesUsed look_up(Store& store, azure::HttpClient& http, const azure::PriceSettings& settings,
@@ -43,6 +55,12 @@ PricesUsed look_up(Store& store, azure::HttpClient& http, const azure::PriceSett
 int preempted_count(const std::vector<Node>& nodes) {
   int n = 0;
   for (const auto& node : nodes) n += node.state == NodeState::Preempted ? 1 : 0;
+  return n;
+}
+
+int64_t idle_dedicated_count(const std::vector<Node>& nodes) {
+  int64_t n = 0;
+  for (const auto& node : nodes) n += node.is_dedicated && node.state == NodeState::Idle ? 1 : 0;
   return n;
 }
 
@@ -79,6 +97,7 @@ PoolCost pool_cost(const PoolData& d, const std::vector<Node>& nodes) {
              preempted_count(nodes)};
   c.prices = d.prices;
   if (d.prices.known()) c.hourly = pool_burn_rate(c.nodes, d.prices.rates);
+  c.idle_dedicated = idle_dedicated_count(nodes);
   return c;
 }
 

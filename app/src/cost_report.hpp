@@ -38,6 +38,7 @@ struct PoolCost {
   PoolNodes nodes;
   PricesUsed prices;
   std::optional<double> hourly;  ///< none: a billed kind of node has no price
+  int64_t idle_dedicated = 0;    ///< dedicated nodes idle: billed, running nothing
 };
 
 /// A job's cost so far and projected to its last task.
@@ -57,6 +58,10 @@ struct CostReport {
   std::vector<PoolCost> pools;
   std::vector<JobCost> jobs;
 };
+
+/// The prices `r`'s pools used: the first currency seen and the oldest fetch (empty and none
+/// when no pool had a price).
+std::pair<std::string, std::optional<Timestamp>> prices_summary(const CostReport& r);
 
 /// No prices for `vm_size` in `region`, and why.
 PricesUsed missing_prices(const std::string& vm_size, const std::string& region, std::string why);

@@ -1,6 +1,5 @@
 #include "auto_storage.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -8,6 +7,7 @@
 
 #include "emulator/emulator.hpp"
 #include "mac.hpp"
+#include "text.hpp"
 
 namespace trainyard::emu {
 namespace {
@@ -23,12 +23,6 @@ Error refused(const std::string& what) {
   return make_error(ErrorKind::Usage, "--auto-storage: " + what);
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // Key (lower case) → value; the value may hold `=` (a base64 key).
 std::map<std::string, std::string> parts_of(std::string_view text) {
   std::map<std::string, std::string> out;
@@ -39,7 +33,7 @@ std::map<std::string, std::string> parts_of(std::string_view text) {
     auto part = text.substr(start, end - start);
     auto eq = part.find('=');
     if (eq != std::string_view::npos)
-      out[lower(std::string(part.substr(0, eq)))] = std::string(part.substr(eq + 1));
+      out[ascii_lowercase(std::string(part.substr(0, eq)))] = std::string(part.substr(eq + 1));
     start = end + 1;
   }
   return out;
@@ -74,7 +68,7 @@ std::string url_encode(std::string_view s) {
 
 Result<AutoStorage> parse_auto_storage(std::string_view connection_string) {
   auto parts = parts_of(connection_string);
-  if (lower(parts["usedevelopmentstorage"]) == "true")
+  if (ascii_lowercase(parts["usedevelopmentstorage"]) == "true")
     return AutoStorage{kDevAccount, kDevKey, kDevEndpoint};
   AutoStorage s{parts["accountname"], parts["accountkey"], parts["blobendpoint"]};
   if (s.account.empty()) return refused("the connection string names no AccountName");
