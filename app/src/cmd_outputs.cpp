@@ -50,45 +50,6 @@ json outputs_json(const TaskOutputs& found) {
   return {{"outputs", items}, {"notes", found.notes}};
 }
 
-constexpr int64_t kNodeChunk = int64_t{8} << 20;
-
-// A node file by ranges into `dest` (through a partial file renamed when whole).
-Result<void> get_node_file(azure::BatchClient& batch, const std::string& job,
-                           const std::string& task, const TaskOutput& o, const fs::path& dest) {
-  const std::string path = fmt::format("/jobs/{}/tasks/{}/files/{}", azure::url_encode(job),
-                                       azure::url_encode(task), azure::url_encode_path(o.name));
-  const fs::path part = dest.string() + azure::kPartialSuffix;
-  std::ofstream file(part, std::ios::binary | std::ios::trunc);
-  for (uint64_t at = 0; at < o.size; at += kNodeChunk) {
-    const uint64_t end = std::min<uint64_t>(o.size, at + kNodeChunk) - 1;
-    auto r = batch.call("GET", path, {}, "", {{"ocp-range", fmt::format("bytes={}-{}", at, end)}});
-    if (!r) return make_error(r.error().kind, o.name + ": " + r.error().message);
-    file.write(r->body.data(), static_cast<std::streamsize>(r->body.size()));
-  }
-  file.close();
-  if (!file) return make_error(ErrorKind::Io, part.string() + ": cannot be written");
-  std::error_code ec;
-  fs::rename(part, dest, ec);
-  if (ec) return make_error(ErrorKind::Io, dest.string() + ": " + ec.message());
-  return {};
-}
-
-Result<void> get_one(azure::BatchClient& batch, const std::string& job, const std::string& task,
-                     const TaskOutput& o, const fs::path& dir) {
-  auto rel = safe_relative_path(o.local_name, "");
-  if (!rel) return rel.error();
-  const fs::path dest = dir / *rel;
-  std::error_code ec;
-  fs::create_directories(dest.parent_path(), ec);
-  if (!o.client) return get_node_file(batch, job, task, o, dest);
-  ProgressLine bar(o.name);
-  azure::TransferOptions options;
-  options.progress = [&](uint64_t done, uint64_t total) { bar.update(done, total); };
-  auto r = azure::download_blob(*o.client, o.container, o.name, dest.string(), options);
-  if (!r) return r.error();
-  return {};
-}
-
 int outputs(const CliState& st, const OutputsFlags& f) {
   auto ref = split_task_ref(f.ref);
   if (!ref) return report(ref.error());
@@ -112,8 +73,12 @@ int outputs(const CliState& st, const OutputsFlags& f) {
   }
   release_transfer_buffers_when_freed();
   for (const auto& o : found->items) {
-    if (auto ok = get_one(**batch, ref->first, ref->second, o, f.get); !ok)
-      return report_failure("outputs " + f.ref, ok.error());
+    ProgressLine bar(o.name);
+    azure::TransferOptions options;
+    options.progress = [&](uint64_t done, uint64_t total) { bar.update(done, total); };
+    auto ok = fetch_task_output(**batch, ref->first, ref->second, o, f.get, options);
+    bar.done();
+    if (!ok) return report_failure("outputs " + f.ref, ok.error());
     out::print("got {} {} ({})", to_string(o.source), shown_name(o), human_size(o.size));
   }
   return kExitOk;

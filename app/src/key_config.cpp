@@ -78,6 +78,10 @@ const std::vector<std::pair<Action, const char*>>& action_ids() {
       {A::Wide, "wide"},
       {A::ShowJson, "json"},
       {A::ToggleColumn, "toggle-column"},
+      {A::Download, "download"},
+      {A::Upload, "upload"},
+      {A::Outputs, "outputs"},
+      {A::DownloadAll, "download-all"},
   };
   return ids;
 }

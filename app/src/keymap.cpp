@@ -127,6 +127,13 @@ const std::vector<Binding>& default_bindings() {
       {"Space", A::ToggleColumn, "show/hide the column", C::Columns, true},
       {"Enter", A::ToggleColumn, "show/hide the column", C::Columns},
       {"W", A::Wide, "wide mode on/off (shows the wide-only columns)", C::Columns, true},
+      {"d", A::Download, "download the blob or folder (asks where)", C::Storage, true},
+      {"u", A::Upload, "upload a file or folder here (asks which)", C::Storage, true},
+      {"l", A::Logs, "text view of the blob, whatever its type", C::Storage, true},
+      {"d", A::Download, "fetch the output (asks where)", C::Outputs, true},
+      {"a", A::DownloadAll, "all of them: fetch every output (asks where)", C::Outputs, true},
+      {"i", A::Outputs, "inputs and outputs (Batch): node files, uploads, their state", C::Tasks},
+      {"i", A::Outputs, "inputs and outputs (Batch): node files, uploads, their state", C::Detail},
       {"l", A::Logs, "logs", C::Detail, true},
       {"s", A::Stop, "stop the task", C::Detail},
   };
@@ -163,6 +170,10 @@ const char* context_name(Context c) {
       return "JSON view";
     case Context::Columns:
       return "Column chooser";
+    case Context::Storage:
+      return "Storage";
+    case Context::Outputs:
+      return "Task inputs and outputs";
   }
   return "";
 }

@@ -1,5 +1,7 @@
 #include "task_output_sources.hpp"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
@@ -32,6 +34,7 @@ struct Finder {
   // Clients by storage account name (null where opening failed, already noted), so that each
   // account's secret is resolved once however many sources ask for it.
   std::map<std::string, std::shared_ptr<azure::BlobClient>> clients;
+  std::map<const azure::BlobClient*, std::string> names;  // each client's account name
 
   std::shared_ptr<azure::BlobClient> open(const azure::StorageAccountConfig& account) {
     if (auto it = clients.find(account.name); it != clients.end()) return it->second;
@@ -40,6 +43,7 @@ struct Finder {
       out.notes.push_back(fmt::format("storage account '{}': {}", account.name, c.error().message));
     auto& slot = clients[account.name];
     if (c) slot = std::shared_ptr<azure::BlobClient>(std::move(*c));
+    if (slot) names[slot.get()] = account.name;
     return slot;
   }
 
@@ -61,7 +65,8 @@ struct Finder {
       for (auto& b : page.blobs) {
         std::string local =
             source == OutputSource::Conventions ? b.name.substr(prefix.size()) : b.name;
-        out.items.push_back({source, b.name, container, b.size, b.last_modified, local, c});
+        out.items.push_back(
+            {source, b.name, container, b.size, b.last_modified, local, c, names[c.get()]});
       }
       return {};
     });
@@ -122,7 +127,7 @@ Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClie
   if (!body) return body.error();
   auto t = azure::parse_task(*body, account.name, job);
   if (!t) return t.error();
-  Finder f{settings, batch, clock, {}, {}};
+  Finder f{settings, batch, clock, {}, {}, {}};
   f.node_files(job, task);
   f.output_files(*t);
   if (auto storage = conventions_account(settings, account, storage_name, f.out.notes)) {
@@ -130,7 +135,51 @@ Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClie
       f.add_blobs(OutputSource::Conventions, c, azure::job_output_container(job),
                   azure::task_output_prefix(task));
   }
+  f.out.task = std::move(*t);
   return std::move(f.out);
+}
+
+namespace {
+
+constexpr int64_t kNodeChunk = int64_t{8} << 20;
+
+namespace fs = std::filesystem;
+
+// A node file by ranges into `dest` (through a partial file renamed when whole).
+Result<void> get_node_file(azure::BatchClient& batch, const std::string& job,
+                           const std::string& task, const TaskOutput& o, const fs::path& dest) {
+  const std::string path = fmt::format("/jobs/{}/tasks/{}/files/{}", azure::url_encode(job),
+                                       azure::url_encode(task), azure::url_encode_path(o.name));
+  const fs::path part = dest.string() + azure::kPartialSuffix;
+  std::ofstream file(part, std::ios::binary | std::ios::trunc);
+  for (uint64_t at = 0; at < o.size; at += kNodeChunk) {
+    const uint64_t end = std::min<uint64_t>(o.size, at + kNodeChunk) - 1;
+    auto r = batch.call("GET", path, {}, "", {{"ocp-range", fmt::format("bytes={}-{}", at, end)}});
+    if (!r) return make_error(r.error().kind, o.name + ": " + r.error().message);
+    file.write(r->body.data(), static_cast<std::streamsize>(r->body.size()));
+  }
+  file.close();
+  if (!file) return make_error(ErrorKind::Io, part.string() + ": cannot be written");
+  std::error_code ec;
+  fs::rename(part, dest, ec);
+  if (ec) return make_error(ErrorKind::Io, dest.string() + ": " + ec.message());
+  return {};
+}
+
+}  // namespace
+
+Result<void> fetch_task_output(azure::BatchClient& batch, const std::string& job,
+                               const std::string& task, const TaskOutput& o, const std::string& dir,
+                               const azure::TransferOptions& options) {
+  auto rel = safe_relative_path(o.local_name, "");
+  if (!rel) return rel.error();
+  const fs::path dest = fs::path(dir) / *rel;
+  std::error_code ec;
+  fs::create_directories(dest.parent_path(), ec);
+  if (!o.client) return get_node_file(batch, job, task, o, dest);
+  auto r = azure::download_blob(*o.client, o.container, o.name, dest.string(), options);
+  if (!r) return r.error();
+  return {};
 }
 
 }  // namespace trainyard

@@ -11,6 +11,7 @@
 #include "azure/accounts.hpp"
 #include "azure/batch_client.hpp"
 #include "azure/blob_client.hpp"
+#include "azure/blob_transfer.hpp"
 #include "core/time.hpp"
 
 namespace trainyard {
@@ -28,11 +29,13 @@ struct TaskOutput {
   std::optional<Timestamp> last_modified;
   std::string local_name;                     ///< where `--get DIR` puts it, relative to DIR
   std::shared_ptr<azure::BlobClient> client;  ///< blobs only: the account holding it
+  std::string storage;  ///< blobs only: trainyard's name of that storage account
 };
 
 /// What was found, and why a source could not be read (the node is gone, no credential for a
 /// destination's account, no storage account for the conventions container).
 struct TaskOutputs {
+  Task task;  ///< as the service has it now (its inputs, outputFiles and state)
   std::vector<TaskOutput> items;
   std::vector<std::string> notes;
 };
@@ -44,5 +47,12 @@ Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClie
                                       const azure::AccountConfig& account,
                                       const std::string& storage_name, const std::string& job,
                                       const std::string& task, const Clock& clock);
+
+/// Fetches one output into `dir`, under its `local_name`: a blob with download_blob (resumable,
+/// MD5-checked, `options` for its progress), a node file by ranges through a partial file
+/// renamed when whole.
+Result<void> fetch_task_output(azure::BatchClient& batch, const std::string& job,
+                               const std::string& task, const TaskOutput& o, const std::string& dir,
+                               const azure::TransferOptions& options = {});
 
 }  // namespace trainyard

@@ -159,6 +159,7 @@ void Tui::settle() {
   st_->local->settle();
   for (auto& [account, runner] : st_->runners) runner->settle();
   if (st_->plugins) st_->plugins->settle();
+  if (st_->storage) st_->storage->settle();
   watch_costs(ctx_, *st_);
   if (st_->costs) st_->costs->settle();
   take_costs(*st_);
@@ -251,6 +252,8 @@ void Tui::reload(std::chrono::steady_clock::time_point now) {
 bool Tui::handle_events() {
   bool changed = st_->local->run_replies() > 0, wake = false, wrote = false, read = false;
   for (auto& [account, runner] : st_->runners) changed = runner->run_replies() > 0 || changed;
+  // A listing or a blob's read came back: the pane shows it.
+  bool stored = st_->storage && st_->storage->run_replies() > 0;
   for (auto& e : st_->events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
       set_status_from(*st_, m->origin, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
@@ -265,6 +268,10 @@ bool Tui::handle_events() {
     }
   }
   if (read) changed = apply_read() || changed;
+  if (stored) {
+    refresh();
+    changed = true;
+  }
   if ((wake || wrote) && focused_pane(*st_).shows_samples()) return true;
   if (wrote) {
     st_->panes.store_changed();

@@ -190,6 +190,13 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
     case Action::Logs:
       open_detail(ctx, st, View::Logs);
       break;
+    case Action::Outputs:
+      if (st.top().account == kLocalAccount)
+        set_status(st, "i is for Batch tasks: a local run's files are in its directory",
+                   StatusLevel::Info);
+      else
+        open_detail(ctx, st, View::Outputs);
+      break;
     case Action::Pools:
       open_view(ctx, st, View::Pools);
       break;

@@ -11,6 +11,7 @@
 #include "tui_navigation.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
+#include "tui_storage.hpp"
 #include "tui_table_keys.hpp"
 
 namespace trainyard {
@@ -38,6 +39,11 @@ std::vector<TuiCommand> make_commands() {
   c.push_back({"compare", {"cmp"}, [](AppContext&, TuiState& st) { open_compare(st); }, "compare"});
   c.push_back({"grep", {}, nullptr, "grep PATTERN", grep_command});
   c.push_back({"save", {}, nullptr, "save PATH", save_log_command});
+  c.push_back({"storage",
+               {"st"},
+               [](AppContext& ctx, TuiState& st) { open_storage_pane(ctx, st, ""); },
+               "storage",
+               open_storage_pane});
   c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
   c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
   c.push_back(pane("nodes", {"no"}, View::Nodes, ""));

@@ -8,6 +8,7 @@
 
 #include "azure/http.hpp"
 #include "core/sanitizer.hpp"
+#include "core/text.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -39,29 +40,6 @@ std::string source_of(const ResourceFile& f) {
   return container + "/" + f.blob_prefix + "*";
 }
 
-std::string input_line(const ResourceFile& f) {
-  return fmt::format("{} \u2190 {}", f.file_path.empty() ? "." : f.file_path, source_of(f));
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// uploadCondition in words; taskcompletion is Batch's default.
-std::string condition_text(const std::string& condition) {
-  auto c = lower(condition);
-  if (c == "tasksuccess") return "on success";
-  if (c == "taskfailure") return "on failure";
-  return "always";
-}
-
-std::string output_line(const OutputFile& f) {
-  std::string dest = azure::redact_url(f.container_url) + (f.path.empty() ? "" : "/" + f.path);
-  return fmt::format("{} \u2192 {} ({})", f.file_pattern, dest, condition_text(f.upload_condition));
-}
-
 // One row per item under `label` (continuation rows unlabelled), cut at kMaxFileRows.
 template <typename T>
 void add_list(Facts& rows, const std::string& label, const std::vector<T>& items,
@@ -81,6 +59,23 @@ std::string env_text(const std::vector<NameValue>& env) {
 }
 
 }  // namespace
+
+std::string input_line(const ResourceFile& f) {
+  return fmt::format("{} \u2190 {}", f.file_path.empty() ? "." : f.file_path, source_of(f));
+}
+
+// uploadCondition in words; taskcompletion is Batch's default.
+std::string condition_text(const std::string& condition) {
+  auto c = ascii_lowercase(condition);
+  if (c == "tasksuccess") return "on success";
+  if (c == "taskfailure") return "on failure";
+  return "always";
+}
+
+std::string output_line(const OutputFile& f) {
+  std::string dest = azure::redact_url(f.container_url) + (f.path.empty() ? "" : "/" + f.path);
+  return fmt::format("{} \u2192 {} ({})", f.file_pattern, dest, condition_text(f.upload_condition));
+}
 
 std::string retries_text(const Task& t) {
   int max = t.constraints.max_task_retry_count;

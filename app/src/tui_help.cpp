@@ -11,7 +11,7 @@ namespace {
 constexpr Context kHelpOrder[] = {
     Context::Global, Context::Table, Context::Accounts, Context::Pools,   Context::Nodes,
     Context::Jobs,   Context::Tasks, Context::Sweep,    Context::Compare, Context::Logs,
-    Context::Detail, Context::Json,  Context::Columns};
+    Context::Detail, Context::Json,  Context::Columns,  Context::Storage, Context::Outputs};
 
 HelpSection plugins_section(const Settings& settings) {
   HelpSection s{"Plugins", {}};

@@ -5,6 +5,7 @@
 #include "log_times.hpp"
 #include "sync/remote_log.hpp"
 #include "tui_state.hpp"
+#include "tui_storage.hpp"
 #include "widgets/log_roles.hpp"
 #include "widgets/log_view.hpp"
 
@@ -38,8 +39,10 @@ std::string remote_log_file(const Frame& f, bool stderr_stream) {
   return stderr_stream ? "stderr.txt" : "stdout.txt";
 }
 
-// A local run's own file, or the cache copy a Batch account's poller keeps of the remote one.
+// A local run's own file, the cache copy a Batch account's poller keeps of the remote one, or
+// the copy of a blob the storage worker keeps.
 std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
+  if (auto b = blob_of_frame(f)) return blob_copy_path(ctx.data_dir, *b);
   if (f.account == kLocalAccount) {
     auto paths = run_paths(ctx.data_dir, f.job, f.task);
     return stderr_stream ? paths.stderr_txt : paths.stdout_txt;

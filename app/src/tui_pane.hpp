@@ -41,7 +41,9 @@ enum class View {
   Pool,
   Failed,
   Json,
-  Columns
+  Columns,
+  Storage,
+  Outputs
 };
 
 /// Selection, scroll, filter and sort of one table pane.
@@ -61,7 +63,8 @@ struct Frame {
   std::string node;   ///< a node's files (its start task's logs) rather than a task's
   std::string query;  ///< the Grep pane's pattern
   /// What a sub-pane shows beyond the above: the JSON view's `kind/id` (`pool/gpu`,
-  /// `task/t1`), the column chooser's pane name.
+  /// `task/t1`), the column chooser's pane name, the Storage pane's place (`S/C/PREFIX/`), a
+  /// blob in the log view (`blob:S/C/BLOB`).
   std::string entity;
   TableCursor cursor;
 };

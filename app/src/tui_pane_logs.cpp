@@ -3,6 +3,7 @@
 #include "tui_log_marks.hpp"
 #include "tui_log_split.hpp"
 #include "tui_state.hpp"
+#include "tui_storage.hpp"
 
 namespace trainyard {
 namespace {
@@ -12,11 +13,15 @@ class LogsPane : public Pane {
   std::string label() const override { return "Logs"; }
   std::string name() const override { return "logs"; }
   std::string title(const Frame& f) const override {
+    if (auto b = blob_of_frame(f)) return "Blob · " + sanitize_text(b->container + "/" + b->blob);
     if (!f.node.empty()) return "Logs · " + f.pool + "/" + f.node;
     return "Logs · " + f.job + "/" + f.task;
   }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();
+    if (auto b = blob_of_frame(f))
+      return {"storage", sanitize_text(b->storage), sanitize_text(b->container),
+              sanitize_text(b->blob)};
     if (!f.node.empty()) {
       std::vector<std::string> parts{f.account, "pools"};
       if (!f.pool.empty()) parts.push_back(f.pool);
@@ -33,11 +38,13 @@ class LogsPane : public Pane {
   std::vector<Context> contexts() const override { return {Context::Logs, Context::Global}; }
   bool is_table() const override { return false; }
   std::string focus_scope(const Frame& f) const override {
+    if (blob_of_frame(f)) return "";
     return f.node.empty() ? tasks_scope(f.job) : nodes_scope(f.pool);
   }
   PollFocus poll_focus(const TuiState& st) const override {
     const auto& f = st.stack.back();
     PollFocus p;
+    if (blob_of_frame(f)) return p;  // the storage worker reads it
     p.log_file = remote_log_file(f, state.stderr_stream);
     if (!f.node.empty()) {
       p.pool = f.pool;
@@ -51,6 +58,7 @@ class LogsPane : public Pane {
 
   // A node's start task fails on stderr: that is what its log pane opens on.
   void entered(AppContext& ctx, TuiState& st) override {
+    if (auto b = blob_of_frame(st.top())) start_blob_tail(ctx, st, blob_tail, *b);
     open_logs(ctx, st, !st.top().node.empty());
   }
   bool act(AppContext& ctx, TuiState& st, Action a) override {
@@ -61,9 +69,11 @@ class LogsPane : public Pane {
   }
   // The files are read here; their read marks (`t`) by the reader, on its own connection.
   bool reads_in_background() const override { return true; }
+  // A blob's copy is read on as it grows, by the storage worker.
   void read_files(TuiState& st) override {
     refresh_logs(st);
     refresh_log_split(st);
+    if (blob_of_frame(st.top())) step_blob_tail(st, blob_tail, state.follow);
   }
   std::shared_ptr<const PaneData> read_input(const TuiState&) const override {
     auto input = std::make_shared<LogMarksInput>();
@@ -91,6 +101,7 @@ class LogsPane : public Pane {
 
   LogState state;
   std::optional<LogSplit> split;  ///< a second log shown beside this one
+  BlobTail blob_tail;             ///< a blob's copy, when the view shows one
 
  private:
   // Each read is taken once: a model's marks follow the ones held when it was asked for.

@@ -21,6 +21,8 @@ std::unique_ptr<Pane> make_pool_pane();
 std::unique_ptr<Pane> make_failed_pane();
 std::unique_ptr<Pane> make_json_pane();
 std::unique_ptr<Pane> make_columns_pane();
+std::unique_ptr<Pane> make_storage_pane();
+std::unique_ptr<Pane> make_outputs_pane();
 
 namespace {
 
@@ -39,6 +41,7 @@ constexpr PaneEntry kPanes[] = {
     {View::AllJobs, make_all_jobs_pane},  {View::AllPools, make_all_pools_pane},
     {View::Pool, make_pool_pane},         {View::Failed, make_failed_pane},
     {View::Json, make_json_pane},         {View::Columns, make_columns_pane},
+    {View::Storage, make_storage_pane},   {View::Outputs, make_outputs_pane},
 };
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "local_worker.hpp"
+#include "storage_runner.hpp"
 #include "sweep_table.hpp"
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
@@ -193,6 +194,9 @@ struct TuiState {
   std::map<std::string, std::unique_ptr<CommandRunner>> runners;
   /// The plugin commands' worker, made on the first (after `events`, which it posts to).
   std::unique_ptr<PluginRunner> plugins;
+  /// The storage worker (listings, transfers, blob tails), made on first use (after `events`,
+  /// which it posts to).
+  std::unique_ptr<StorageRunner> storage;
   std::chrono::steady_clock::time_point last_reload{};
   int64_t data_version = -1;    ///< PRAGMA data_version at the last reload
   PreemptionWatch preemptions;  ///< what the status line last said of preemptions
@@ -323,6 +327,13 @@ std::string retries_text(const Task& t);
 /// Adds what the task was set up with: its time limit (after the retries), environment,
 /// resource files (inputs) and output files, each only when it has one.
 void add_setup_facts(const Task& t, Facts& rows);
+/// `data/ ← https://acct.blob…/c/in*`: a resource file, its URL without the query.
+std::string input_line(const ResourceFile& f);
+/// `outputs/** → https://acct.blob…/c/run (on success)`: an output file, its URL without the
+/// query.
+std::string output_line(const OutputFile& f);
+/// An upload condition in words: `on success`, `on failure`, `always` (Batch's default).
+std::string condition_text(const std::string& condition);
 
 /// Batch actions by pane (tui_batch_pools.cpp, tui_batch_work.cpp); `a` is the pane's key action.
 void pool_action(AppContext& ctx, TuiState& st, Action a);

@@ -75,6 +75,10 @@ enum class Action {
   Wide,              ///< the table panes: wide mode (more columns) on/off
   ShowJson,          ///< a table row: its entity as Batch wire JSON
   ToggleColumn,      ///< the column chooser: show/hide the selected column
+  Download,          ///< storage: the selected blob or folder to a local folder
+  Upload,            ///< storage: a local file or folder into the folder shown
+  Outputs,           ///< a Batch task: its inputs and outputs, wherever they are
+  DownloadAll,       ///< a task's outputs: every one of them to a local folder
 };
 
 /// Where a binding applies.
@@ -93,6 +97,8 @@ enum class Context {
   Compare,
   Json,     ///< the JSON of an entity (`y`)
   Columns,  ///< the column chooser
+  Storage,  ///< the storage accounts, containers and blobs
+  Outputs,  ///< a Batch task's inputs and outputs
 };
 
 /// One binding.

@@ -1,62 +1,41 @@
 #include "sync/command_runner.hpp"
 
-#include <exception>
-
 namespace trainyard {
 
 CommandRunner::CommandRunner(std::string data_dir, BatchClientFactory make_client,
                              std::function<void(StatusMessage)> on_done)
     : data_dir_(std::move(data_dir)),
       make_client_(std::move(make_client)),
-      on_done_(std::move(on_done)),
-      thread_([this] { run(); }) {}
+      queue_([on_done = std::move(on_done)](const std::string& what, const std::string& origin,
+                                            const Result<std::string>& r) {
+        if (!on_done) return;
+        on_done(r ? StatusMessage{*r, false, origin}
+                  : StatusMessage{what + ": " + r.error().message, true, origin});
+      }) {}
 
-CommandRunner::~CommandRunner() {
-  {
-    std::lock_guard<std::mutex> g(mu_);
-    stopping_ = true;
-    queue_.clear();
-  }
-  cv_.notify_all();
-  idle_.notify_all();
-  thread_.join();
-}
+CommandRunner::~CommandRunner() = default;
 
 void CommandRunner::submit(std::string what, BatchCommand command, std::string origin,
                            BatchReply reply) {
-  {
-    std::lock_guard<std::mutex> g(mu_);
-    queue_.push_back({std::move(what), std::move(origin), std::move(command), std::move(reply)});
-  }
-  cv_.notify_all();
-}
-
-size_t CommandRunner::run_replies() {
-  std::vector<std::pair<BatchReply, Result<std::string>>> ready;
-  {
-    std::lock_guard<std::mutex> g(mu_);
-    ready.swap(done_);
-  }
-  // Outside the lock: a reply may queue another action.
-  for (auto& [reply, outcome] : ready) reply(outcome);
-  return ready.size();
-}
-
-void CommandRunner::settle() {
-  {
-    std::unique_lock<std::mutex> g(mu_);
-    idle_.wait(g, [&] { return stopping_ || (queue_.empty() && running_ == 0); });
-  }
-  run_replies();
+  queue_.submit(
+      std::move(what), [this, command = std::move(command)] { return execute(command); },
+      std::move(origin), std::move(reply));
 }
 
 size_t CommandRunner::pending() const {
-  std::lock_guard<std::mutex> g(mu_);
-  return queue_.size() + running_;
+  return queue_.pending();
 }
 
-// The client and the store connection are opened on first use, in this thread (a key command
-// may take a while), and kept.
+size_t CommandRunner::run_replies() {
+  return queue_.run_replies();
+}
+
+void CommandRunner::settle() {
+  queue_.settle();
+}
+
+// The client and the store connection are opened on first use, in the queue's thread (a key
+// command may take a while), and kept.
 Result<std::string> CommandRunner::execute(const BatchCommand& command) {
   if (!store_) {
     auto s = Store::open(data_dir_ + "/cache.db");
@@ -68,37 +47,7 @@ Result<std::string> CommandRunner::execute(const BatchCommand& command) {
     if (!c) return c.error();
     client_ = std::move(*c);
   }
-  // No exception may cross into the UI thread, nor end this one.
-  try {
-    return command(*client_, *store_);
-  } catch (const std::exception& e) {
-    return make_error(ErrorKind::Internal, e.what());
-  }
-}
-
-void CommandRunner::run() {
-  for (;;) {
-    Queued next;
-    {
-      std::unique_lock<std::mutex> g(mu_);
-      cv_.wait(g, [&] { return stopping_ || !queue_.empty(); });
-      if (stopping_) return;
-      next = std::move(queue_.front());
-      queue_.pop_front();
-      ++running_;
-    }
-    auto r = execute(next.command);
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      if (next.reply) done_.emplace_back(std::move(next.reply), r);
-      --running_;
-    }
-    idle_.notify_all();
-    // The status message also wakes the UI loop, which then runs the replies.
-    if (on_done_)
-      on_done_(r ? StatusMessage{*r, false, next.origin}
-                 : StatusMessage{next.what + ": " + r.error().message, true, next.origin});
-  }
+  return command(*client_, *store_);
 }
 
 }  // namespace trainyard

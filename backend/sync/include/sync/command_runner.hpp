@@ -3,18 +3,14 @@
 // status message, so the UI never waits on the network.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "azure/batch_client.hpp"
 #include "core/event_queue.hpp"
 #include "core/result.hpp"
+#include "core/work_queue.hpp"
 #include "store/store.hpp"
 #include "sync/batch_poller.hpp"
 
@@ -51,28 +47,14 @@ class CommandRunner {
   void settle();
 
  private:
-  struct Queued {
-    std::string what, origin;
-    BatchCommand command;
-    BatchReply reply;
-  };
-  void run();
   Result<std::string> execute(const BatchCommand& command);
 
   std::string data_dir_;
   BatchClientFactory make_client_;
-  std::function<void(StatusMessage)> on_done_;
+  // The worker thread's own: opened on first use, in that thread.
   std::unique_ptr<Store> store_;
   std::unique_ptr<azure::BatchClient> client_;
-
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::condition_variable idle_;
-  std::deque<Queued> queue_;
-  std::vector<std::pair<BatchReply, Result<std::string>>> done_;
-  size_t running_ = 0;
-  bool stopping_ = false;
-  std::thread thread_;
+  WorkQueue queue_;  // last: its thread stops before the client and store go
 };
 
 }  // namespace trainyard
