@@ -57,6 +57,21 @@ Result<std::vector<InputFile>> input_files(const std::string& dir) {
   return files;
 }
 
+// An account reached with an Entra token has no key to sign with: it lends a user delegation key
+// for as long as the URLs must last, and that signs them.
+Result<void> sign_without_key(OpenStorage& s, Timestamp now, Duration lifetime) {
+  if (s.signer) return {};
+  auto key = s.client->user_delegation_key(now - kSasSlack, now + lifetime);
+  if (!key)
+    return make_error(key.error().kind,
+                      fmt::format("--upload: storage account {} is reached without an account key, "
+                                  "and its user delegation key (to sign the URLs the tasks need) "
+                                  "was refused: {}",
+                                  s.name, key.error().message));
+  s.signer = std::make_shared<const azure::SasSigner>(std::move(*key));
+  return {};
+}
+
 // `url?sas` for a container (`blob` empty) or a blob.
 Result<std::string> signed_url(const OpenStorage& s, const std::string& container,
                                const std::string& blob, azure::SasPermissions permissions,
@@ -113,15 +128,11 @@ Result<azure::StorageAccountConfig> upload_storage(const Settings& settings,
 Result<TaskInputs> upload_task_inputs(OpenStorage& storage, const std::string& dir,
                                       const std::string& job, Duration lifetime,
                                       const Clock& clock) {
-  if (!storage.signer)
-    return make_error(ErrorKind::Usage,
-                      fmt::format("--upload: storage account {} is reached without an account key, "
-                                  "so trainyard cannot sign the URLs its tasks need",
-                                  storage.name));
   auto files = input_files(dir);
   if (!files) return files.error();
   lifetime = std::min<Duration>(lifetime, azure::kMaxSasLifetime - kSasSlack);
   const Timestamp now = clock.now();
+  if (auto ok = sign_without_key(storage, now, lifetime); !ok) return ok.error();
   if (auto made = storage.client->create_container(kInputsContainer); !made) return made.error();
   TaskInputs out;
   out.storage = storage.name;

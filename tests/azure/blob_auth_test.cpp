@@ -212,5 +212,107 @@ TEST(ServiceSas, RefusesWhatItShouldNotSign) {
   EXPECT_EQ(bad_key.error().message.find("c2VjcmV0"), std::string::npos);
 }
 
+// A user delegation key as the service lends one (its value: base64 of 40 ASCII bytes).
+UserDelegationKey delegation_key() {
+  return {"6a1c4d3e-0000-4b5f-9a1e-2c3d4e5f6a7b",
+          "72f988bf-86f1-41af-91ab-2d7cd011db47",
+          "2026-11-27T05:45:00Z",
+          "2026-11-28T06:00:00Z",
+          "b",
+          "2021-08-06",
+          "c2VjcmV0LWRlbGVnYXRpb24ta2V5LWZvci10ZXN0cy0zMmJ5dGVzIQ=="};
+}
+
+ServiceSasRequest quarter_hour(std::string endpoint, std::string container, std::string blob) {
+  ServiceSasRequest r;
+  r.account_name = "mlteamdata";
+  r.blob_endpoint = std::move(endpoint);
+  r.container = std::move(container);
+  r.blob = std::move(blob);
+  r.start = at_utc(2026, 11, 27, 5h + 45min);
+  r.expiry = at_utc(2026, 11, 27, 6h);
+  return r;
+}
+
+// The expected tokens are what the Azure Storage SDK for Python (azure-storage-blob 12.15, from
+// Debian's python3-azure) signs for the same key and request: BlobSharedAccessSignature with
+// this user_delegation_key and x_ms_version 2021-08-06, generate_blob / generate_container with
+// the same permission, start, expiry and protocol. Only the order of the query's fields differs.
+TEST(UserDelegationSas, BlobSasMatchesTheStorageSdks) {
+  auto req = quarter_hour("https://mlteamdata.blob.core.windows.net", "inputs", "sha256/ab cd");
+  req.permissions.read = true;
+  // The service SAS's lines with the key's six fields and three empty ids for the signedIdentifier.
+  EXPECT_EQ(user_delegation_sas_string_to_sign(req, delegation_key()),
+            "r\n2026-11-27T05:45:00Z\n2026-11-27T06:00:00Z\n/blob/mlteamdata/inputs/sha256/ab cd\n"
+            "6a1c4d3e-0000-4b5f-9a1e-2c3d4e5f6a7b\n72f988bf-86f1-41af-91ab-2d7cd011db47\n"
+            "2026-11-27T05:45:00Z\n2026-11-28T06:00:00Z\nb\n2021-08-06\n\n\n\n\nhttps\n"
+            "2021-08-06\nb\n\n\n\n\n\n\n");
+  auto sas = make_user_delegation_sas(req, delegation_key());
+  ASSERT_TRUE(sas.ok()) << sas.error().message;
+  EXPECT_EQ(*sas,
+            "sv=2021-08-06&sr=b&sp=r&st=2026-11-27T05%3A45%3A00Z&se=2026-11-27T06%3A00%3A00Z&"
+            "spr=https&skoid=6a1c4d3e-0000-4b5f-9a1e-2c3d4e5f6a7b&"
+            "sktid=72f988bf-86f1-41af-91ab-2d7cd011db47&skt=2026-11-27T05%3A45%3A00Z&"
+            "ske=2026-11-28T06%3A00%3A00Z&sks=b&skv=2021-08-06&"
+            "sig=l0gdZlsJT%2Bsr7ipYAoEnc3JYkjA8Yn6325QTWMgXLfM%3D");
+}
+
+TEST(UserDelegationSas, ContainerSasOnLoopbackMatchesTheStorageSdks) {
+  auto req = quarter_hour("http://127.0.0.1:10000/mlteamdata", "job-train", "");
+  req.permissions.create = true;
+  req.permissions.write = true;
+  auto sas = make_user_delegation_sas(req, delegation_key());
+  ASSERT_TRUE(sas.ok()) << sas.error().message;
+  EXPECT_NE(sas->find("&sr=c&sp=cw&"), std::string::npos) << *sas;
+  EXPECT_NE(sas->find("&spr=https%2Chttp&"), std::string::npos) << *sas;
+  EXPECT_TRUE(sas->ends_with("&sig=1a37FMYYdRs3AesO%2BfZrkEFS6D8S8QtRg6LazLavg5c%3D")) << *sas;
+}
+
+TEST(UserDelegationSas, ASignerWithTheKeySignsAsTheFunctionDoes) {
+  auto req = quarter_hour("https://mlteamdata.blob.core.windows.net", "inputs", "a.txt");
+  req.permissions.read = true;
+  SasSigner signer(delegation_key());
+  EXPECT_EQ(signer.sign(req).value(), make_user_delegation_sas(req, delegation_key()).value());
+}
+
+TEST(UserDelegationSas, RefusesToOutlastItsKeyOrABadKey) {
+  auto req = quarter_hour("https://mlteamdata.blob.core.windows.net", "inputs", "a.txt");
+  req.permissions.read = true;
+  req.expiry = at_utc(2026, 11, 28, 6h + 1s);
+  auto late = make_user_delegation_sas(req, delegation_key());
+  ASSERT_FALSE(late.ok());
+  EXPECT_NE(late.error().message.find("outlast the user delegation key"), std::string::npos);
+  req.expiry = at_utc(2026, 11, 27, 6h);
+  auto key = delegation_key();
+  key.value = "c2VjcmV0*oops";
+  auto bad = make_user_delegation_sas(req, key);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::Auth);
+  EXPECT_EQ(bad.error().message.find("c2VjcmV0"), std::string::npos);
+}
+
+TEST(UserDelegationSas, TheServicesAnswerParsesAndAMissingFieldIsNamed) {
+  const std::string xml =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?><UserDelegationKey>"
+      "<SignedOid>6a1c4d3e-0000-4b5f-9a1e-2c3d4e5f6a7b</SignedOid>"
+      "<SignedTid>72f988bf-86f1-41af-91ab-2d7cd011db47</SignedTid>"
+      "<SignedStart>2026-11-27T05:45:00Z</SignedStart><SignedExpiry>2026-11-28T06:00:00Z"
+      "</SignedExpiry><SignedService>b</SignedService><SignedVersion>2021-08-06</SignedVersion>"
+      "<Value>c2VjcmV0LWRlbGVnYXRpb24ta2V5LWZvci10ZXN0cy0zMmJ5dGVzIQ==</Value>"
+      "</UserDelegationKey>";
+  auto k = parse_user_delegation_key(xml);
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->signed_oid, delegation_key().signed_oid);
+  EXPECT_EQ(k->signed_expiry, "2026-11-28T06:00:00Z");
+  EXPECT_EQ(k->value, delegation_key().value);
+  std::string no_value = xml;
+  no_value.erase(no_value.find("<Value>"),
+                 no_value.find("</Value>") + 8 - no_value.find("<Value>"));
+  auto missing = parse_user_delegation_key(no_value);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "UserDelegationKey has no Value");
+  EXPECT_FALSE(parse_user_delegation_key("<oops").ok());
+}
+
 }  // namespace
 }  // namespace trainyard::azure

@@ -124,5 +124,14 @@ TEST(BlobXml, ContentMd5IsBase64OfTheDigest) {
   EXPECT_EQ(content_md5("abc"), "kAFQmDzST7DWlj99KOF/cg==");
 }
 
+TEST(BlobXml, UserDelegationKeyAsTheServiceIndentsIt) {
+  auto k = parse_user_delegation_key(fixture("user_delegation_key.xml"));
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->signed_tid, "72f988bf-86f1-41af-91ab-2d7cd011db47");
+  EXPECT_EQ(k->signed_start, "2026-11-27T05:45:00Z");
+  EXPECT_EQ(k->signed_service, "b");
+  EXPECT_EQ(k->signed_version, "2021-08-06");
+}
+
 }  // namespace
 }  // namespace trainyard::azure

@@ -1,4 +1,5 @@
-// libFuzzer: Blob service answers through the listing, container and error parsers.
+// libFuzzer: Blob service answers through the listing, container, user delegation key and error
+// parsers.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)parse_blob_list(body);
   std::string marker;
   (void)parse_container_list(body, &marker);
+  (void)parse_user_delegation_key(body);
   HttpResponse r;
   r.status = 403;
   r.body = std::string(body);

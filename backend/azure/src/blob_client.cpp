@@ -132,6 +132,21 @@ Result<std::vector<ContainerInfo>> BlobClient::containers() {
   return out;
 }
 
+Result<UserDelegationKey> BlobClient::user_delegation_key(Timestamp start, Timestamp expiry) {
+  HttpRequest req;
+  req.method = "POST";
+  req.url = with_query(options_.blob_endpoint + "/",
+                       {{"restype", "service"}, {"comp", "userdelegationkey"}});
+  req.headers.emplace_back("Content-Type", "application/xml");
+  req.body = fmt::format(
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?><KeyInfo><Start>{}</Start><Expiry>{}</Expiry>"
+      "</KeyInfo>",
+      sas_time(start), sas_time(expiry));
+  auto r = call(std::move(req));
+  if (!r) return r.error();
+  return parse_user_delegation_key(r->body);
+}
+
 Result<bool> BlobClient::create_container(const std::string& container) {
   HttpRequest req;
   req.method = "PUT";

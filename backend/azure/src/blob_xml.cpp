@@ -5,6 +5,7 @@
 #include <pugixml.hpp>
 
 #include "azure/batch_client.hpp"
+#include "azure/blob_auth.hpp"
 #include "azure/blob_client.hpp"
 #include "azure/retry.hpp"
 #include "parse_values.hpp"
@@ -131,6 +132,27 @@ Error storage_error_from_response(const HttpResponse& r) {
   return make_error(r.status == 416 ? ErrorKind::Conflict : http_error_kind(r.status),
                     fmt::format("{} (HTTP {}{}{})", what, r.status,
                                 request_id.empty() ? "" : ", request-id ", request_id));
+}
+
+Result<UserDelegationKey> parse_user_delegation_key(std::string_view xml) {
+  auto doc = load_xml(xml);
+  if (!doc) return doc.error();
+  auto root = doc->child("UserDelegationKey");
+  if (!root) return make_error(ErrorKind::Parse, "no UserDelegationKey element");
+  UserDelegationKey k;
+  const std::pair<const char*, std::string*> fields[] = {{"SignedOid", &k.signed_oid},
+                                                         {"SignedTid", &k.signed_tid},
+                                                         {"SignedStart", &k.signed_start},
+                                                         {"SignedExpiry", &k.signed_expiry},
+                                                         {"SignedService", &k.signed_service},
+                                                         {"SignedVersion", &k.signed_version},
+                                                         {"Value", &k.value}};
+  for (const auto& [name, field] : fields) {
+    *field = root.child(name).text().as_string();
+    if (field->empty())
+      return make_error(ErrorKind::Parse, fmt::format("UserDelegationKey has no {}", name));
+  }
+  return k;
 }
 
 }  // namespace trainyard::azure

@@ -68,17 +68,45 @@ std::string service_sas_string_to_sign(const ServiceSasRequest& req);
 /// an http endpoint that is not loopback; (Auth) a key that is not base64, never quoting it.
 Result<std::string> make_service_sas(const ServiceSasRequest& req, std::string_view key_base64);
 
-/// Signs service SAS tokens with an account key it keeps to itself.
+/// A user delegation key: what the Blob service lends an Entra identity (Get User Delegation
+/// Key) so that it can sign SAS tokens without the account key. `value` is a secret.
+struct UserDelegationKey {
+  std::string signed_oid, signed_tid;       ///< the identity's object and tenant ids
+  std::string signed_start, signed_expiry;  ///< when the key is valid (ISO 8601, as sent)
+  std::string signed_service;               ///< `b`
+  std::string signed_version;               ///< the service version that made it
+  std::string value;                        ///< base64
+};
+
+/// Parses a Get User Delegation Key answer; errors (Parse) name the element that is missing.
+Result<UserDelegationKey> parse_user_delegation_key(std::string_view xml);
+
+/// The user delegation SAS StringToSign (version 2020-12-06 and later: the service SAS's lines
+/// with the key's six fields and three empty agent and correlation ids in place of the
+/// signedIdentifier).
+std::string user_delegation_sas_string_to_sign(const ServiceSasRequest& req,
+                                               const UserDelegationKey& key);
+
+/// A user delegation SAS (`…&skoid=…&sktid=…&skt=…&ske=…&sks=…&skv=…&sig=…`), refused as
+/// make_service_sas refuses, and (Usage) when it would outlast the key.
+Result<std::string> make_user_delegation_sas(const ServiceSasRequest& req,
+                                             const UserDelegationKey& key);
+
+/// Signs SAS tokens with an account key, or a user delegation key, that it keeps to itself.
 class SasSigner {
  public:
   explicit SasSigner(std::string key_base64) : key_(std::move(key_base64)) {}
-  /// make_service_sas with the kept key.
+  explicit SasSigner(UserDelegationKey key) : delegation_(std::move(key)) {}
+  /// make_service_sas with the kept account key, or make_user_delegation_sas with the kept
+  /// delegation key.
   Result<std::string> sign(const ServiceSasRequest& req) const {
-    return make_service_sas(req, key_);
+    return delegation_.value.empty() ? make_service_sas(req, key_)
+                                     : make_user_delegation_sas(req, delegation_);
   }
 
  private:
   std::string key_;
+  UserDelegationKey delegation_;
 };
 
 /// `2026-11-27T03:17:24Z`: the ISO 8601 form SAS times take.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "azure/blob_auth.hpp"
 #include "azure/credentials.hpp"
 #include "azure/http.hpp"
 #include "azure/retry.hpp"
@@ -106,6 +107,9 @@ class BlobClient {
   Result<void> put_block_list(const std::string& container, const std::string& blob,
                               const std::vector<std::string>& block_ids,
                               const std::string& content_type, const std::string& content_md5);
+  /// Asks the service for a user delegation key valid from `start` to `expiry` (at most 7 days
+  /// from now), for signing SAS tokens without the account key; only an Entra token may ask.
+  Result<UserDelegationKey> user_delegation_key(Timestamp start, Timestamp expiry);
   /// Writes a small blob in one request (Content-MD5 checked by the service).
   Result<void> put_blob(const std::string& container, const std::string& blob, std::string data,
                         const std::string& content_type);
