@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 
+#include "account_lookup.hpp"
 #include "azure/storage_accounts.hpp"
 #include "core/text.hpp"
+#include "storage_lookup.hpp"
 
 namespace trainyard {
 
@@ -32,19 +34,21 @@ std::string where_it_is(const azure::StorageAccountConfig& a) {
   return "-";
 }
 
-std::string used_by(const Settings& settings, const std::string& storage) {
+std::string used_by(const std::vector<azure::AccountConfig>& batch, const std::string& storage) {
   std::string names;
-  for (const auto& b : settings.accounts)
+  for (const auto& b : batch)
     if (b.auto_storage == storage) names += (names.empty() ? "" : ", ") + b.name;
   return names.empty() ? "" : " · auto-storage of " + names;
 }
 
-StorageEntry account_entry(const Settings& settings, const azure::StorageAccountConfig& a) {
+StorageEntry account_entry(const std::vector<azure::AccountConfig>& batch,
+                           const azure::StorageAccountConfig& a) {
   StorageEntry e;
   e.kind = StorageEntryKind::Account;
   e.key = e.name = a.name;
-  e.info = where_it_is(a) + used_by(settings, a.name);
+  e.info = where_it_is(a) + used_by(batch, a.name);
   if (a.origin == azure::AccountOrigin::Environment) e.info += " · from AZURE_STORAGE_*";
+  if (a.origin == azure::AccountOrigin::Discovery) e.info += " · discovered";
   return e;
 }
 
@@ -114,10 +118,10 @@ StorageLocation location_from_command(const std::string& text) {
 }
 
 std::vector<StorageEntry> storage_account_entries(const Settings& settings) {
+  std::vector<std::string> notes;  // a broken discovery cache: the Accounts pane says so
+  auto batch = known_accounts(settings, notes);
   std::vector<StorageEntry> out;
-  for (const auto& a : settings.storage_accounts) out.push_back(account_entry(settings, a));
-  if (auto env = azure::storage_account_from_environment(azure::environment_map()))
-    out.push_back(account_entry(settings, *env));
+  for (const auto& a : known_storage_accounts(settings)) out.push_back(account_entry(batch, a));
   return out;
 }
 

@@ -51,9 +51,9 @@ struct StorageListing {
 /// At most this many entries are listed at one location.
 inline constexpr size_t kStorageListCap = 50000;
 
-/// The storage accounts trainyard knows: config.json's, then the environment's (`az storage`'s
-/// variables), each with where its Blob service is (when that is known without a secret) and
-/// which Batch accounts use it as their auto-storage. No secret is read.
+/// The storage accounts trainyard knows (known_storage_accounts), each with where its Blob service
+/// is (when that is known without a secret) and which Batch accounts use it as their
+/// auto-storage. No secret is read.
 std::vector<StorageEntry> storage_account_entries(const Settings& settings);
 /// Lists a container-level location through `client`: the account's containers, or a folder's
 /// subfolders and blobs (`/` as the delimiter), at most `cap` entries.

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "account_lookup.hpp"
 #include "azure/accounts.hpp"
+#include "azure/discovery.hpp"
 
 namespace trainyard {
 
@@ -14,15 +18,44 @@ std::string known_names(const std::vector<azure::StorageAccountConfig>& accounts
   return names.empty() ? "none" : names;
 }
 
+bool known_name(const std::vector<azure::StorageAccountConfig>& known, const std::string& name) {
+  return std::any_of(known.begin(), known.end(), [&](const auto& a) { return a.name == name; });
+}
+
+// The auto-storage accounts of the cached discovered Batch accounts, not named otherwise.
+void add_discovered(const Settings& settings, std::vector<azure::StorageAccountConfig>& known) {
+  if (!settings.discovery.enabled) return;
+  auto cached =
+      azure::load_discovery_cache(discovery_cache_file(settings), settings.discovery.auth);
+  if (!cached) return;  // the Batch account lookup names a broken cache
+  for (const auto& d : *cached) {
+    const std::string& name = d.config.auto_storage;
+    if (name.empty() || known_name(known, name)) continue;
+    azure::StorageAccountConfig a;
+    a.name = a.account_name = name;
+    a.auth = settings.discovery.auth;
+    a.auth.tokens.resource = azure::kStorageResource;
+    a.origin = azure::AccountOrigin::Discovery;
+    known.push_back(std::move(a));
+  }
+}
+
 }  // namespace
+
+std::vector<azure::StorageAccountConfig> known_storage_accounts(const Settings& settings) {
+  std::vector<azure::StorageAccountConfig> known = settings.storage_accounts;
+  if (auto env = azure::storage_account_from_environment(azure::environment_map()))
+    known.push_back(*env);
+  add_discovered(settings, known);
+  return known;
+}
 
 Result<azure::StorageAccountConfig> find_storage_account(const Settings& settings,
                                                          const std::string& name) {
-  std::vector<azure::StorageAccountConfig> known = settings.storage_accounts;
+  auto known = known_storage_accounts(settings);
   auto env = azure::storage_account_from_environment(azure::environment_map());
   if (name.empty() && env) return *env;
-  if (env) known.push_back(*env);
-  if (name.empty() && known.size() == 1) return known.front();
+  if (name.empty() && settings.storage_accounts.size() == 1) return known.front();
   if (name.empty())
     return make_error(ErrorKind::Usage,
                       fmt::format("name a storage account with --storage (known: {}); or set "

@@ -13,9 +13,13 @@
 
 namespace trainyard {
 
-/// The storage account called `name`: one of config.json's `storageAccounts` or the environment's
-/// (AZURE_STORAGE_*). With `name` empty: the environment's, else the only configured one. A Usage
-/// error listing the known names otherwise.
+/// Every storage account trainyard knows: config.json's `storageAccounts`, then the
+/// environment's (AZURE_STORAGE_*), then the auto-storage accounts of the Batch accounts the
+/// management plane listed (`accounts discover`), reached with the discovery credential's token.
+std::vector<azure::StorageAccountConfig> known_storage_accounts(const Settings& settings);
+
+/// The storage account called `name`: one of known_storage_accounts(). With `name` empty: the
+/// environment's, else the only configured one. A Usage error listing the known names otherwise.
 Result<azure::StorageAccountConfig> find_storage_account(const Settings& settings,
                                                          const std::string& name);
 

@@ -34,7 +34,7 @@ const std::vector<ColumnDef<StorageRow>>& storage_columns() {
   using R = const StorageRow&;
   static const std::vector<ColumnDef<StorageRow>> columns = {
       {"name",
-       {"NAME", 0, 10, 3},
+       {"NAME", 0, 10, 2},
        [](R r) {
          bool dir = r.entry.kind != StorageEntryKind::Blob;
          return TableCell{sanitize_text(r.entry.name),

@@ -173,5 +173,36 @@ TEST_F(TuiStorage, AMissingContainerSaysWhatTheServiceSaid) {
   EXPECT_NE(screen().find("ContainerNotFound"), std::string::npos) << screen();
 }
 
+// No Azurite needed: the accounts are listed from the settings and the discovery cache alone.
+class TuiStorageAccounts : public TuiScreen {};
+
+TEST_F(TuiStorageAccounts, ADiscoveredAccountsAutoStorageIsKnownWithTheDiscoveryToken) {
+  azure::DiscoveredAccount d;
+  d.config.name = "mlteam";
+  d.config.endpoint = "https://mlteam.westeurope.batch.azure.com";
+  d.config.auto_storage = "mlteamdata";
+  ASSERT_TRUE(azure::save_discovery_cache(azure::discovery_cache_path(fixture_.dir()), {d}).ok());
+  auto& settings = fixture_.ctx().settings;
+  settings.discovery.auth.kind = azure::AuthKind::AzureCli;
+  auto found = find_storage_account(settings, "mlteamdata");
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  EXPECT_EQ(found->account_name, "mlteamdata");
+  EXPECT_EQ(found->auth.kind, azure::AuthKind::AzureCli);
+  EXPECT_EQ(found->auth.tokens.resource, azure::kStorageResource);
+  // One of the same name in config.json wins.
+  azure::StorageAccountConfig own;
+  own.name = "mlteamdata";
+  own.connection_string = "UseDevelopmentStorage=true";
+  settings.storage_accounts = {own};
+  EXPECT_EQ(find_storage_account(settings, "mlteamdata")->connection_string, own.connection_string);
+  settings.storage_accounts.clear();
+  open({200, 20}, "storage");
+  auto row = line_with("mlteamdata");
+  EXPECT_NE(
+      row.find("https://mlteamdata.blob.core.windows.net · auto-storage of mlteam · discovered"),
+      std::string::npos)
+      << screen();
+}
+
 }  // namespace
 }  // namespace trainyard

@@ -265,6 +265,27 @@ TEST_F(FakeArm, PagesSubscriptionsAndAccountsAndSkipsA403Subscription) {
   EXPECT_EQ(requests_.load(), 6);
 }
 
+TEST_F(FakeArm, AnAccountsAutoStorageIsItsStorageAccountsName) {
+  auto linked = account("s1", "linked", "linked.westeurope.batch.azure.com");
+  linked["properties"]["autoStorage"] = {{"storageAccountId",
+                                          "/subscriptions/s1/resourceGroups/rg/providers/"
+                                          "Microsoft.Storage/storageAccounts/mlteamdata"},
+                                         {"authenticationMode", "StorageKeys"}};
+  auto odd = account("s1", "odd", "odd.westeurope.batch.azure.com");
+  odd["properties"]["autoStorage"] = {
+      {"storageAccountId",
+       "/subscriptions/s1/providers/Microsoft.Storage/storageAccounts/Bad_Name"}};
+  route(accounts_path("s1"), {{"value", {linked, odd, account("s1", "none", "n.x.com")}}});
+  auto o = options();
+  o.subscriptions = {"s1"};
+  auto found = discover_accounts(*http_, token_, o);
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  ASSERT_EQ(found->accounts.size(), 3u);
+  EXPECT_EQ(found->accounts[0].config.auto_storage, "mlteamdata");
+  EXPECT_EQ(found->accounts[1].config.auto_storage, "") << "not a storage account name";
+  EXPECT_EQ(found->accounts[2].config.auto_storage, "");
+}
+
 TEST_F(FakeArm, AnAccountWithANonLoopbackHttpEndpointIsSkippedWithANote) {
   json accounts = json::array({account("s1", "plain", "http://plain.example.com"),
                                account("s1", "bad", "evil.example.com/\x1b[2J"),
@@ -334,9 +355,11 @@ TEST_F(DiscoveryCache, IsWrittenPrivatelyAtomicallyAndReadBack) {
   d.resource_group = "rg";
   d.location = "westeurope";
   d.quotas = AccountQuotas{48, 24, 10, 30};
+  d.config.auto_storage = "mlteamdata";
   DiscoveredAccount bare = d;
   bare.config.name = "beta";
   bare.quotas.reset();
+  bare.config.auto_storage.clear();
   const std::string path = discovery_cache_path(dir.string());
   std::ofstream(path) << "old";
   fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
@@ -366,6 +389,8 @@ TEST_F(DiscoveryCache, IsWrittenPrivatelyAtomicallyAndReadBack) {
   EXPECT_EQ(a.resource_group, "rg");
   EXPECT_EQ(a.location, "westeurope");
   EXPECT_EQ(a.config.region, "westeurope");
+  EXPECT_EQ(a.config.auto_storage, "mlteamdata");
+  EXPECT_EQ((*loaded)[1].config.auto_storage, "");
 }
 
 TEST_F(DiscoveryCache, MissingIsEmptyAndMalformedNamesTheFile) {

@@ -249,6 +249,26 @@ json quotas_json(const AccountQuotas& q) {
           {"activeJobAndJobScheduleQuota", q.active_jobs}};
 }
 
+// `…/providers/Microsoft.Storage/storageAccounts/NAME` → NAME, when it is a storage account's
+// name (3 to 24 lowercase letters and digits); empty otherwise.
+std::string storage_account_of(const std::string& resource_id) {
+  const std::string marker = "/providers/Microsoft.Storage/storageAccounts/";
+  auto at = resource_id.find(marker);
+  if (at == std::string::npos) return "";
+  std::string name = resource_id.substr(at + marker.size());
+  bool valid = name.size() >= 3 && name.size() <= 24 &&
+               std::all_of(name.begin(), name.end(),
+                           [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+  return valid ? name : "";
+}
+
+// properties.autoStorage.storageAccountId, as the storage account's name.
+std::string auto_storage_of(const json& props) {
+  auto auto_storage = props.find("autoStorage");
+  if (auto_storage == props.end() || !auto_storage->is_object()) return "";
+  return storage_account_of(json_string(*auto_storage, "storageAccountId"));
+}
+
 Result<DiscoveredAccount> to_account(const json& a, const std::string& subscription,
                                      const DiscoveryOptions& o) {
   if (!a.is_object()) return make_error(ErrorKind::Parse, "an account that is not an object");
@@ -273,6 +293,7 @@ Result<DiscoveredAccount> to_account(const json& a, const std::string& subscript
   d.location = first_line_for_message(json_string(a, "location"), 64);
   if (is_region_name(d.location)) d.config.region = d.location;
   if (has_props) d.quotas = quotas_of(*props);
+  if (has_props) d.config.auto_storage = auto_storage_of(*props);
   return d;
 }
 
@@ -419,6 +440,7 @@ json cache_json(const std::vector<DiscoveredAccount>& accounts) {
                {"resourceGroup", d.resource_group},
                {"location", d.location}};
     if (d.quotas) entry["quotas"] = quotas_json(*d.quotas);
+    if (!d.config.auto_storage.empty()) entry["autoStorage"] = d.config.auto_storage;
     list.push_back(std::move(entry));
   }
   return json{{"version", kCacheVersion}, {"accounts", std::move(list)}};
@@ -464,6 +486,8 @@ Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
   d.location = json_string(e, "location");
   if (is_region_name(d.location)) d.config.region = d.location;
   if (auto q = e.find("quotas"); q != e.end() && q->is_object()) d.quotas = quotas_of(*q);
+  d.config.auto_storage = storage_account_of("/providers/Microsoft.Storage/storageAccounts/" +
+                                             json_string(e, "autoStorage"));
   return d;
 }
 

@@ -51,7 +51,9 @@ struct AccountQuotas {
 
 /// One account the management plane listed.
 struct DiscoveredAccount {
-  AccountConfig config;  ///< name, endpoint, auth, origin Discovery
+  /// name, endpoint, auth, origin Discovery; `auto_storage` the name of the storage account that
+  /// properties.autoStorage links (a storage account of that name is known with the same auth)
+  AccountConfig config;
   std::string subscription;
   std::string resource_group;
   std::string location;
