@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -27,14 +29,13 @@ class FixedToken : public Credential {
   std::string describe() const override { return "a fixed token"; }
 };
 
-const char* kAnswer =
-    "<?xml version=\"1.0\" encoding=\"utf-8\"?><UserDelegationKey>"
-    "<SignedOid>6a1c4d3e-0000-4b5f-9a1e-2c3d4e5f6a7b</SignedOid>"
-    "<SignedTid>72f988bf-86f1-41af-91ab-2d7cd011db47</SignedTid>"
-    "<SignedStart>2026-11-27T05:45:00Z</SignedStart><SignedExpiry>2026-11-28T06:00:00Z"
-    "</SignedExpiry><SignedService>b</SignedService><SignedVersion>2021-08-06</SignedVersion>"
-    "<Value>c2VjcmV0LWRlbGVnYXRpb24ta2V5LWZvci10ZXN0cy0zMmJ5dGVzIQ==</Value>"
-    "</UserDelegationKey>";
+// The service's answer: tests/azure/fixtures/blob/user_delegation_key.xml.
+std::string answer() {
+  std::ifstream in(TRAINYARD_SOURCE_DIR "/tests/azure/fixtures/blob/user_delegation_key.xml");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 class StandIn {
  public:
@@ -42,7 +43,7 @@ class StandIn {
     server_.Post("/mlteamdata/", [this](const httplib::Request& q, httplib::Response& r) {
       std::lock_guard<std::mutex> g(mu_);
       seen_ = q;
-      r.set_content(kAnswer, "application/xml");
+      r.set_content(answer(), "application/xml");
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
