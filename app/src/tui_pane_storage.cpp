@@ -151,9 +151,11 @@ class StoragePane : public Pane {
  private:
   static StorageLocation here(const TuiState& st) { return parse_location(st.stack.back().entity); }
 
-  std::vector<StorageEntry> entries(AppContext& ctx, const TuiState& st) const {
+  std::vector<StorageEntry> entries(AppContext& ctx, const TuiState& st) {
     auto at = here(st);
-    if (at.storage.empty()) return storage_account_entries(ctx.settings);
+    // Read once (the discovery cache is a file), not on every refresh; `R` reads them again.
+    if (at.storage.empty() && !accounts_) accounts_ = storage_account_entries(ctx.settings);
+    if (at.storage.empty()) return *accounts_;
     auto it = listed_.find(location_text(at));
     if (it == listed_.end() || !it->second.listing) return {};
     return it->second.listing->entries;
@@ -204,14 +206,16 @@ class StoragePane : public Pane {
     push_frame(ctx, st, next);
   }
 
-  std::map<std::string, Listed> listed_;  // by location_text()
-  std::vector<StorageEntry> selected_;    // what selected_entry() points into
+  std::optional<std::vector<StorageEntry>> accounts_;  // the storage accounts, once read
+  std::map<std::string, Listed> listed_;               // by location_text()
+  std::vector<StorageEntry> selected_;                 // what selected_entry() points into
 };
 
 bool StoragePane::act(AppContext& ctx, TuiState& st, Action a) {
   auto at = here(st);
   switch (a) {
     case Action::Refresh:
+      if (at.storage.empty()) accounts_.reset();
       if (at.storage.empty()) return false;
       list(ctx, st, at);
       return true;

@@ -55,13 +55,6 @@ class TuiOutputs : public TuiBatch {
             {"destination", {{"container", {{"containerUrl", results_url()}, {"path", path}}}}},
             {"uploadOptions", {{"uploadCondition", condition}}}};
   }
-  std::string pumped() {
-    tui_->settle();
-    tui_->pump();
-    tui_->draw();
-    return screen();
-  }
-
   std::unique_ptr<azuretest::AzuriteProcess> azurite_;
   fs::path scratch_ = fs::temp_directory_path() / ("ty-tui-outputs-" + std::to_string(::getpid()));
 };
@@ -85,7 +78,7 @@ TEST_F(TuiOutputs, ShowsWhatATaskUploadedAndFetchesItAfterwards) {
   resize({160, 30});
   select_task("producer");
   keys("i");
-  auto s = pumped();
+  auto s = settled_and_pumped();
   EXPECT_NE(s.find("Inputs and outputs · seed-sweep/producer"), std::string::npos) << s;
   // One blob of 8 bytes ("weights\n") went to results/run1; the failure-only one did not.
   EXPECT_NE(line_with("outputs/*").find("uploaded: 1 blob(s), 8 B"), std::string::npos) << s;
@@ -101,7 +94,7 @@ TEST_F(TuiOutputs, ShowsWhatATaskUploadedAndFetchesItAfterwards) {
   keys("Enter d C-u");
   type(scratch_.string());
   keys("Enter");
-  EXPECT_NE(pumped().find("fetched 1 output(s), 8 B"), std::string::npos) << screen();
+  EXPECT_NE(settled_and_pumped().find("fetched 1 output(s), 8 B"), std::string::npos) << screen();
   std::ifstream in(scratch_ / "run1" / "model.bin");
   std::stringstream got;
   got << in.rdbuf();

@@ -61,6 +61,15 @@ class TuiScreen : public ::testing::Test {
     }
   }
 
+  /// The screen once the workers have finished and their news (an outcome for the status line)
+  /// is taken in, as the loop does.
+  std::string settled_and_pumped() {
+    tui_->settle();
+    tui_->pump();
+    tui_->draw();
+    return screen();
+  }
+
   /// Resizes the terminal and lets the TUI handle the queued Resize key.
   void resize(TermSize size) {
     term_->resize(size);

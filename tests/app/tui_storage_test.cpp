@@ -69,14 +69,6 @@ class TuiStorage : public TuiScreen {
     keys("Enter");
   }
 
-  // The workers' news (an outcome for the status line) taken in, as the loop does.
-  std::string pumped() {
-    tui_->settle();
-    tui_->pump();
-    tui_->draw();
-    return screen();
-  }
-
   std::unique_ptr<azuretest::AzuriteProcess> azurite_;
   std::unique_ptr<azure::BlobClient> client_;
   std::string model_;
@@ -138,7 +130,8 @@ TEST_F(TuiStorage, DownloadsABlobAndAFolderByteForByte) {
   type((scratch_ / "one").string());
   keys("Enter");
   EXPECT_EQ(read_file(scratch_ / "one" / "model.bin"), model_);
-  EXPECT_NE(pumped().find("downloaded 1 file(s), 293.0 KiB"), std::string::npos) << screen();
+  EXPECT_NE(settled_and_pumped().find("downloaded 1 file(s), 293.0 KiB"), std::string::npos)
+      << screen();
   keys("Escape");  // back to the container
   select("train");
   keys("d C-u");
@@ -148,7 +141,8 @@ TEST_F(TuiStorage, DownloadsABlobAndAFolderByteForByte) {
   EXPECT_EQ(read_file(scratch_ / "two" / "train" / "log.txt"),
             "epoch 1 loss=0.9\nepoch 2 loss=0.5\n");
   // 300000 + 34 bytes = 293.0 KiB.
-  EXPECT_NE(pumped().find("downloaded 2 file(s), 293.0 KiB"), std::string::npos) << screen();
+  EXPECT_NE(settled_and_pumped().find("downloaded 2 file(s), 293.0 KiB"), std::string::npos)
+      << screen();
 }
 
 TEST_F(TuiStorage, AnUploadedFolderShowsInTheListing) {
@@ -160,8 +154,8 @@ TEST_F(TuiStorage, AnUploadedFolderShowsInTheListing) {
   keys("u");
   type((scratch_ / "run").string());
   keys("Enter");
-  EXPECT_NE(pumped().find("uploaded 2 file(s), 11 B"), std::string::npos) << screen();
-  EXPECT_NE(pumped().find("run/"), std::string::npos) << screen();
+  EXPECT_NE(settled_and_pumped().find("uploaded 2 file(s), 11 B"), std::string::npos) << screen();
+  EXPECT_NE(settled_and_pumped().find("run/"), std::string::npos) << screen();
   auto b = client_->read_range("data", "run/sub/b.txt", 0, 100);
   ASSERT_TRUE(b.ok()) << b.error().message;
   EXPECT_EQ(b->data, "beta\n");

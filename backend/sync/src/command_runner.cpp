@@ -1,5 +1,7 @@
 #include "sync/command_runner.hpp"
 
+#include "core/sanitizer.hpp"
+
 namespace trainyard {
 
 CommandRunner::CommandRunner(std::string data_dir, BatchClientFactory make_client,
@@ -9,8 +11,10 @@ CommandRunner::CommandRunner(std::string data_dir, BatchClientFactory make_clien
       queue_([on_done = std::move(on_done)](const std::string& what, const std::string& origin,
                                             const Result<std::string>& r) {
         if (!on_done) return;
-        on_done(r ? StatusMessage{*r, false, origin}
-                  : StatusMessage{what + ": " + r.error().message, true, origin});
+        // A server's message (and an id in an outcome) is outside text: the status line gets it
+        // sanitized, whichever action it came from.
+        on_done(r ? StatusMessage{sanitize_text(*r), false, origin}
+                  : StatusMessage{sanitize_text(what + ": " + r.error().message), true, origin});
       }) {}
 
 CommandRunner::~CommandRunner() = default;
