@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <future>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -61,6 +62,16 @@ class LogsRemote : public Cli {
     return false;
   }
   std::string account() const { return emu_.account(); }
+  /// One figure of the emulator's counters for a path pattern ("GET /jobs/{}/tasks/{}").
+  json served(const std::string& pattern, const std::string& figure) {
+    auto r = client_->call("GET", "/__trainyard/counters");
+    EXPECT_TRUE(r.ok());
+    auto counters = json::parse(r->body, nullptr, false);
+    if (!counters.is_object()) return 0;
+    return counters.value("paths", json::object())
+        .value(pattern, json::object())
+        .value(figure, json(0));
+  }
 
   azuretest::EmulatorProcess emu_;
   SystemClock clock_;
@@ -98,6 +109,26 @@ TEST_F(LogsRemote, FollowsATaskUntilItCompletes) {
   ASSERT_TRUE(list.is_array()) << tasks.out;
   ASSERT_EQ(list.size(), 1u);
   EXPECT_EQ(list[0].value("state", ""), "completed");
+}
+
+// Followed from before the task has a node (its pool has none yet): the misses read no byte of
+// the file, and each byte of it is fetched once.
+TEST_F(LogsRemote, FollowingFromBeforeTheTaskStartsFetchesEachByteOnce) {
+  pool_and_job({{"targetDedicatedNodes", 0}});
+  task("late", "/bin/sh -c 'echo \"epoch 1 loss=0.1\"; sleep 1; echo \"epoch 2 loss=0.2\"'");
+  auto follow = std::async(std::launch::async, [&] {
+    return tyb({"logs", "--account", account(), "-f", "j/late"});
+  });
+  std::this_thread::sleep_for(2s);  // two misses at least: one read a second
+  post("/pools/p/resize", {{"targetDedicatedNodes", 1}});
+  auto r = follow.get();
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string out = "epoch 1 loss=0.1\nepoch 2 loss=0.2\n";  // 17 + 17 bytes
+  EXPECT_EQ(r.out, out);
+  EXPECT_GE(served("HEAD /jobs/{}/tasks/{}/files/{}", "statuses").value("404", 0), 2)
+      << "the task was followed before it had a node";
+  EXPECT_EQ(served("GET /jobs/{}/tasks/{}/files/{}", "bytes"), 34);
+  EXPECT_EQ(served("HEAD /jobs/{}/tasks/{}/files/{}", "bytes"), 0);
 }
 
 TEST_F(LogsRemote, PrintsANodeFile) {

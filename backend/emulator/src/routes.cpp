@@ -159,7 +159,8 @@ void Service::install(httplib::Server& s) {
     if (r.method == "DELETE") s.Delete(r.pattern, handler);
   }
   s.set_post_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    faults_.count(req.method, req.path, res.status, res.body.size());
+    // A HEAD answer sends its headers only, whatever body the handler built.
+    faults_.count(req.method, req.path, res.status, req.method == "HEAD" ? 0 : res.body.size());
     if (t_truncate && res.body.size() > 1) cut_short(res, std::move(res.body), false);
     t_truncate = false;
   });

@@ -26,12 +26,19 @@ int64_t creation_seconds(const azure::HttpResponse& r) {
   return std::chrono::duration_cast<std::chrono::seconds>(t->time_since_epoch()).count();
 }
 
+// The task or node a file path is under: "/jobs/J/tasks/T/files/P" → "/jobs/J/tasks/T".
+std::string owner_of(const std::string& path) {
+  auto files = path.find("/files/");
+  return files == std::string::npos ? path : path.substr(0, files);
+}
+
 Result<std::optional<FileHead>> probe_missing(azure::BatchClient& client, const std::string& path) {
-  // A HEAD answer has no body naming what is missing: a one-byte GET tells a file that is not
-  // there yet (no error) from a job, task, pool or node that does not exist.
-  auto probe = client.call("GET", path, {}, "", {{"ocp-range", "bytes=0-0"}});
-  if (probe || missing_file(probe.error())) return std::optional<FileHead>();
-  return probe.error();
+  // A HEAD answer has no body naming what is missing. Reading the task (or node) it is under
+  // tells a file that is not there yet from a job, task, pool or node that does not exist, and
+  // reads no byte of the file: one that appeared meanwhile is read whole by the next step.
+  auto owner = client.call("GET", owner_of(path), {{"$select", "id"}});
+  if (owner) return std::optional<FileHead>();
+  return owner.error();
 }
 
 }  // namespace
