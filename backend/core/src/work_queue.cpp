@@ -67,14 +67,18 @@ void WorkQueue::run() {
     } catch (const std::exception& e) {
       r = make_error(ErrorKind::Internal, e.what());
     }
+    if (next.reply) {
+      std::lock_guard<std::mutex> g(mu_);
+      done_.emplace_back(std::move(next.reply), r);
+    }
+    // The outcome's news also wakes the UI loop, which then runs the replies (queued above). The
+    // job counts as running until it is told, so that settle() returns with the news sent.
+    if (on_done_) on_done_(next.what, next.origin, r);
     {
       std::lock_guard<std::mutex> g(mu_);
-      if (next.reply) done_.emplace_back(std::move(next.reply), r);
       --running_;
     }
     idle_.notify_all();
-    // The outcome's news also wakes the UI loop, which then runs the replies.
-    if (on_done_) on_done_(next.what, next.origin, r);
   }
 }
 
