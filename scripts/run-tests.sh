@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
+# Tests run two to a core: most of their time is spent waiting (on a server, a child process, a
+# poll interval), and at one a core the cores idle through it.
+test_jobs=$((jobs * 2))
+# Each test binary runs as this many processes rather than one per test case (tests/CMakeLists.txt).
+shards=4
 # ccache (when the build finds it) hashes paths relative to the checkout, so a fresh clone elsewhere
 # reuses what an earlier clone compiled.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR=1
@@ -33,35 +38,37 @@ curses_check() {
 }
 
 configure_gcc() {
-  cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_WERROR=ON >/dev/null
+  cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_WERROR=ON \
+    -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
 }
 configure_asan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address -DTRAINYARD_FUZZ=ON >/dev/null
+    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address -DTRAINYARD_FUZZ=ON \
+    -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
 }
 configure_tsan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=thread >/dev/null
+    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=thread -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
 }
 # The gtest binaries (and the TSan-built trainyard they start); the shell and Python suites that
 # only drive the binary from outside ran in the stages before.
 run_ctest_tsan() {
   TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
-    ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900 \
+    ctest --test-dir build-tsan --output-on-failure -j "$test_jobs" --timeout 900 \
     -E '^(conformance_|e2e_|fault_soak|emulator_http_test|fuzz_)'
 }
 run_ctest() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ctest --test-dir "$1" --output-on-failure -j "$jobs" --timeout 600
+    ctest --test-dir "$1" --output-on-failure -j "$test_jobs" --timeout 600
 }
 
 TRAINYARD_WITH_CLANG=1 TRAINYARD_WITH_CLIENTS=1 stage "install dependencies" scripts/install-deps.sh
 if command -v clang-format >/dev/null; then stage "clang-format" format_check; fi
 stage "curses confined to one file" curses_check
-stage "build g++ -Werror" bash -c "$(declare -f configure_gcc); configure_gcc && cmake --build build-ci -j $jobs"
+stage "build g++ -Werror" bash -c "$(declare -f configure_gcc); shards=$shards configure_gcc && cmake --build build-ci -j $jobs"
 stage "tests (g++)" run_ctest build-ci
-stage "build clang-14 ASan+UBSan" bash -c "$(declare -f configure_asan); configure_asan && cmake --build build-asan -j $jobs"
+stage "build clang-14 ASan+UBSan" bash -c "$(declare -f configure_asan); shards=$shards configure_asan && cmake --build build-asan -j $jobs"
 stage "tests (ASan+UBSan)" run_ctest build-asan
-stage "build clang-14 TSan" bash -c "$(declare -f configure_tsan); configure_tsan && cmake --build build-tsan -j $jobs"
-stage "tests (TSan)" bash -c "$(declare -f run_ctest_tsan); jobs=$jobs run_ctest_tsan"
+stage "build clang-14 TSan" bash -c "$(declare -f configure_tsan); shards=$shards configure_tsan && cmake --build build-tsan -j $jobs"
+stage "tests (TSan)" bash -c "$(declare -f run_ctest_tsan); test_jobs=$test_jobs run_ctest_tsan"
 echo "=== all stages took $((SECONDS - stage_start)) s"
