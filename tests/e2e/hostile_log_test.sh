@@ -323,10 +323,13 @@ PY
 tui() {
   STEP="tui"
   SOCK=ty-hx-$$
+  # trainyard starts once the pane has its title: the terminal saves the title when the TUI
+  # starts and restores it at exit, so a title set after the start would be undone at exit.
   TARGET=$(tm new-session -d -P -F '#{pane_id}' -s tui -n hxwin -x "$COLS" -y "$ROWS" \
-    "$(ty_cmd --open tasks --job "$JOB"); echo \$? >$(printf '%q' "$TMP/tui.exit"); exec sleep 300") ||
+    "while [ ! -e $(printf '%q' "$TMP/go.tui") ]; do sleep 0.05; done; $(ty_cmd --open tasks --job "$JOB"); echo \$? >$(printf '%q' "$TMP/tui.exit"); exec sleep 300") ||
     fail "tmux new-session failed"
   tm select-pane -t "$TARGET" -T HX-ORIG-TITLE
+  : >"$TMP/go.tui"
   wait_for "Tasks · $JOB" 15
   wait_for "$TASK" 10
   wait_for 'completed' 10
