@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git lld
   libncurses-dev libsqlite3-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libcurl4-openssl-dev libssl-dev libyaml-cpp-dev libcpp-httplib-dev libpugixml-dev libre2-dev
+  libsimdjson-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 tmux sqlite3 ccache
 )

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "azure/parse.hpp"
 #include "azure/task_page.hpp"
@@ -134,6 +136,42 @@ TEST(TaskPage, TextThatIsNotJsonNamesTheByte) {
   const std::string deep =
       R"({"value":[{"id":"a","x":)" + std::string(200, '[') + std::string(200, ']') + "}]}";
   EXPECT_EQ(page_error(deep).rfind("nested deeper than 128 levels at byte ", 0), 0u);
+}
+
+// Texts that simdjson refuses and nlohmann reads are read as nlohmann reads them: a byte order
+// mark, a number past 64 bits in a member the client skips, nesting at the limit itself.
+TEST(TaskPage, TextsOnlyNlohmannAcceptsAreReadAsTheDomParserReadsThem) {
+  const std::string task = R"({"id":"t1","state":"running","requiredSlots":2})";
+  expect_parsers_agree("\xEF\xBB\xBF{\"value\":[" + task + "]}", 1);
+  expect_parsers_agree(
+      R"({"value":[{"id":"t1","x":18446744073709551616,"y":-9223372036854775809}]})", 1);
+  // 128 levels: the page, the list, the task and 125 arrays.
+  const std::string at_limit =
+      R"({"value":[{"id":"a","x":)" + std::string(125, '[') + std::string(125, ']') + "}]}";
+  expect_parsers_agree(at_limit, 1);
+  EXPECT_EQ(page_error(R"({"value":[{"id":"a","requiredSlots":-0.0}]})"),
+            "/value/0/requiredSlots: expected an integer, got -0.0");
+  EXPECT_EQ(
+      page_error(R"({"value":[{"id":"a","commandLine":"\ud800"}]})").rfind("not JSON at byte ", 0),
+      0u);
+}
+
+// A page read on several threads at once (each has its own parser) gives each its own tasks.
+TEST(TaskPage, PagesParsedOnSeveralThreadsAreEachTheirOwn) {
+  std::vector<std::thread> threads;
+  std::vector<std::string> ids(4);
+  for (size_t k = 0; k < ids.size(); ++k) {
+    threads.emplace_back([&ids, k] {
+      for (int round = 0; round < 200; ++round) {
+        const std::string id = "t" + std::to_string(k) + "-" + std::to_string(round);
+        auto page = parse_task_page(R"({"value":[{"id":")" + id + R"("}]})", "acct", "job");
+        if (!page || page->tasks.size() != 1 || page->tasks[0].id != id) return;
+        ids[k] = id;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (size_t k = 0; k < ids.size(); ++k) EXPECT_EQ(ids[k], "t" + std::to_string(k) + "-199");
 }
 
 }  // namespace
