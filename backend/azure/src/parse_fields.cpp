@@ -33,10 +33,6 @@ std::string a_type(const json& j) {
   return (vowel ? "an " : "a ") + name;
 }
 
-std::string a_type(json::value_t t) {
-  return a_type(json(t));
-}
-
 // Seconds per ISO 8601 duration unit, for the overflow guard only; letters the core parser
 // rejects count as 1 because it rejects them before multiplying.
 double unit_seconds(char unit) {
@@ -90,6 +86,10 @@ std::string escape_pointer_token(std::string_view key) {
 }  // namespace
 
 namespace detail {
+
+std::string a_type(json::value_t t) {
+  return azure::a_type(json(t));  // the json overload above
+}
 
 Result<Timestamp> time_value(std::string_view text) {
   if (text.size() > kMaxTimeText)
@@ -181,7 +181,7 @@ const json* JsonFields::member(std::string_view key) const {
 const json* JsonFields::typed(std::string_view key, json::value_t type) const {
   const json* v = member(key);
   if (!v || v->type() == type) return v;
-  fail(key, fmt::format("expected {}, got {}", a_type(type), a_type(*v)));
+  fail(key, fmt::format("expected {}, got {}", detail::a_type(type), a_type(*v)));
   return nullptr;
 }
 

@@ -8,10 +8,15 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/result.hpp"
 #include "core/time.hpp"
 
 namespace trainyard::azure::detail {
+
+/// "an object", "a string", "null": a JSON value's type as messages people read word it.
+std::string a_type(nlohmann::json::value_t t);
 
 /// A body over kMaxBodyBytes, or nested deeper than kMaxJsonDepth, is an error naming the byte
 /// (checked before parsing: nothing recursive meets a hostile nesting).

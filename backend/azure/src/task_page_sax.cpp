@@ -10,24 +10,6 @@
 namespace trainyard::azure::detail {
 namespace {
 
-// "an object", "a string", "null": as JsonFields words a value it did not expect.
-std::string a_type(json::value_t t) {
-  switch (t) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::boolean:
-      return "a boolean";
-    default:
-      return "a number";
-  }
-}
-
 std::string expected(Kind k) {
   switch (k) {
     case Kind::Int:
