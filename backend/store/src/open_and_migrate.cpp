@@ -69,7 +69,9 @@ Store::~Store() {
 
 Result<std::unique_ptr<Store>> Store::open(const std::string& path) {
   sqlite3* db = nullptr;
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI;
+  // NOMUTEX: a Store (and its statement cache) serves one thread at a time, so SQLite's own
+  // per-call locking of the connection only costs (a lock and unlock per bound value).
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     Error e = db ? open_error(db, path) : make_error(ErrorKind::Db, "open " + path + ": no memory");
     sqlite3_close_v2(db);

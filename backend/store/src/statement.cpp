@@ -62,6 +62,12 @@ Stmt& Stmt::bind(int i, std::string_view v) {
   return *this;
 }
 
+Stmt& Stmt::bind_kept(int i, std::string_view v) {
+  int rc = sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_STATIC, SQLITE_UTF8);
+  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+  return *this;
+}
+
 Stmt& Stmt::bind(int i, std::nullopt_t) {
   int rc = sqlite3_bind_null(s_, i);
   if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;

@@ -46,13 +46,20 @@ class Stmt {
   Stmt& bind(int i, bool v) { return bind(i, int64_t{v ? 1 : 0}); }
   Stmt& bind(int i, double v);
   Stmt& bind(int i, std::string_view v);
+  /// Binds text without copying it: `v` must stay alive and unchanged until this Stmt is
+  /// destroyed (which resets and unbinds it). For text owned by rows being written.
+  Stmt& bind_kept(int i, std::string_view v);
   Stmt& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
   Stmt& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
   Stmt& bind(int i, std::nullopt_t);
   Stmt& bind(int i, Timestamp t) { return bind(i, to_micros(t)); }
   Stmt& bind(int i, Duration d) { return bind(i, int64_t{d.count()}); }
   template <typename E>
-  requires std::is_enum_v<E> Stmt& bind(int i, E e) { return bind(i, to_wire(e)); }
+  requires std::is_enum_v<E> Stmt& bind(int i, E e) {
+    // Wire names are views of string literals (core/enums), so they need no copy.
+    static_assert(std::is_same_v<decltype(to_wire(e)), std::string_view>);
+    return bind_kept(i, to_wire(e));
+  }
   template <typename T>
   Stmt& bind(int i, const std::optional<T>& v) {
     return v ? bind(i, *v) : bind(i, std::nullopt);

@@ -44,7 +44,7 @@ Result<void> for_chunks(size_t count, Run run) {
 // (an IN list does not mind), so one statement text serves every chunk.
 void bind_ids(Stmt& s, const std::vector<std::string_view>& ids, size_t first, int offset) {
   for (size_t k = 0; k < kMostRows; ++k)
-    s.bind(offset + static_cast<int>(k) + 1, ids[std::min(first + k, ids.size() - 1)]);
+    s.bind_kept(offset + static_cast<int>(k) + 1, ids[std::min(first + k, ids.size() - 1)]);
 }
 
 std::string id_list_sql(const char* head) {
@@ -119,7 +119,7 @@ Result<void> append_history(StatementCache& c, const std::vector<HistoryRow>& hi
     for (size_t k = 0; k < rows; ++k) {
       const HistoryRow& h = history[first + k];
       ParamsAt p{*s, static_cast<int>(k) * 8};
-      p.bind(1, h.task->account).bind(2, h.task->job_id).bind(3, h.task->id).bind(4, h.from);
+      p.keep(1, h.task->account).keep(2, h.task->job_id).keep(3, h.task->id).bind(4, h.from);
       p.bind(5, h.task->state).bind(6, h.at).bind(7, h.task->execution_info.retry_count);
       p.bind(8, h.task->execution_info.requeue_count);
     }
@@ -183,8 +183,8 @@ Result<void> insert_env(StatementCache& c, const std::vector<ListRow>& env) {
       const auto& [t, ord] = env[first + k];
       const NameValue& nv = t->environment_settings[ord];
       ParamsAt p{*s, static_cast<int>(k) * 6};
-      p.bind(1, t->account).bind(2, t->job_id).bind(3, t->id).bind(4, static_cast<int64_t>(ord));
-      p.bind(5, nv.name).bind(6, nv.value);
+      p.keep(1, t->account).keep(2, t->job_id).keep(3, t->id).bind(4, static_cast<int64_t>(ord));
+      p.keep(5, nv.name).keep(6, nv.value);
     }
     return s->run();
   });
@@ -197,8 +197,8 @@ Result<void> insert_deps(StatementCache& c, const std::vector<ListRow>& deps) {
     for (size_t k = 0; k < rows; ++k) {
       const auto& [t, ord] = deps[first + k];
       ParamsAt p{*s, static_cast<int>(k) * 5};
-      p.bind(1, t->account).bind(2, t->job_id).bind(3, t->id).bind(4, static_cast<int64_t>(ord));
-      p.bind(5, t->depends_on.task_ids[ord]);
+      p.keep(1, t->account).keep(2, t->job_id).keep(3, t->id).bind(4, static_cast<int64_t>(ord));
+      p.keep(5, t->depends_on.task_ids[ord]);
     }
     return s->run();
   });

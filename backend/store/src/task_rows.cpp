@@ -22,7 +22,7 @@ void bind_execution(ParamsAt s, const ExecutionInfo& e) {
   s.bind(13, e.start_time).bind(14, e.end_time).bind(15, e.exit_code).bind(16, e.result);
   if (e.failure_info) {
     const auto& f = *e.failure_info;
-    s.bind(17, f.category).bind(18, f.code).bind(19, f.message);
+    s.bind(17, f.category).keep(18, f.code).keep(19, f.message);
   } else {
     s.bind(17, std::nullopt).bind(18, std::nullopt).bind(19, std::nullopt);
   }
@@ -78,25 +78,25 @@ Task read_task(const Stmt& s) {
 
 void bind_task(Stmt& stmt, const Task& t, int offset) {
   ParamsAt s{stmt, offset};
-  s.bind(1, t.account).bind(2, t.job_id).bind(3, t.id).bind(4, t.display_name);
-  s.bind(5, t.command_line).bind(6, t.state).bind(7, t.creation_time);
+  s.keep(1, t.account).keep(2, t.job_id).keep(3, t.id).keep(4, t.display_name);
+  s.keep(5, t.command_line).bind(6, t.state).bind(7, t.creation_time);
   s.bind(8, t.state_transition_time).bind(9, t.previous_state);
   s.bind(10, t.constraints.max_wall_clock_time).bind(11, t.constraints.max_task_retry_count);
   s.bind(12, t.required_slots);
   bind_execution(s, t.execution_info);
   if (t.node_info) {
-    s.bind(23, t.node_info->pool_id).bind(24, t.node_info->node_id);
-    s.bind(25, t.node_info->task_root_directory);
+    s.keep(23, t.node_info->pool_id).keep(24, t.node_info->node_id);
+    s.keep(25, t.node_info->task_root_directory);
   } else {
     s.bind(23, std::nullopt).bind(24, std::nullopt).bind(25, std::nullopt);
   }
   if (t.multi_instance) {
     s.bind(26, t.multi_instance->number_of_instances);
-    s.bind(27, t.multi_instance->coordination_command_line);
+    s.keep(27, t.multi_instance->coordination_command_line);
   } else {
     s.bind(26, std::nullopt).bind(27, std::nullopt);
   }
-  s.bind(28, t.last_modified).bind(29, t.etag);
+  s.bind(28, t.last_modified).keep(29, t.etag);
   s.bind(30, encode_resource_files(t.resource_files)).bind(31, encode_output_files(t.output_files));
 }
 

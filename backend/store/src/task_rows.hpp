@@ -60,6 +60,19 @@ struct ParamsAt {
     stmt.bind(offset + i, v);
     return *this;
   }
+  /// Binds a string the caller's rows own without copying it (Stmt::bind_kept): only lvalues,
+  /// which outlive the statement's use; a temporary would not.
+  ParamsAt& keep(int i, const std::string& v) {
+    stmt.bind_kept(offset + i, v);
+    return *this;
+  }
+  ParamsAt& keep(int i, const std::optional<std::string>& v) {
+    if (v) return keep(i, *v);
+    stmt.bind(offset + i, std::nullopt);
+    return *this;
+  }
+  ParamsAt& keep(int i, std::string&&) = delete;
+  ParamsAt& keep(int i, std::optional<std::string>&&) = delete;
 };
 
 /// Decodes a row selected with kTaskColumns (lists left empty).
