@@ -1,6 +1,6 @@
 // Writing tasks in batches: a listing's page takes a few dozen statements rather than several per
 // task. Each statement carries up to 64 rows; a task whose eTag the cache already holds is not
-// written at all.
+// written at all, and one the cache lacks is inserted without the upsert's conflict handling.
 #include <array>
 #include <chrono>
 #include <span>
@@ -83,6 +83,17 @@ std::string upsert_rows_sql(size_t rows) {
   return detail::task_upsert_rows_sql(rows);
 }
 
+std::string insert_rows_sql(size_t rows) {
+  return detail::task_insert_rows_sql(rows);
+}
+
+// Binds tasks[first …] as the rows of a multi-row task statement.
+void bind_tasks(Stmt& s, const std::vector<const Task*>& tasks, size_t first, size_t rows) {
+  const int columns = static_cast<int>(detail::kTaskColumnList.size());
+  for (size_t k = 0; k < rows; ++k)
+    detail::bind_task(s, *tasks[first + k], static_cast<int>(k) * columns);
+}
+
 // Upserts `tasks`; the ids of the rows written (an older snapshot leaves the stored row).
 Result<std::unordered_set<std::string>> upsert_rows(StatementCache& c,
                                                     const std::vector<const Task*>& tasks) {
@@ -90,13 +101,21 @@ Result<std::unordered_set<std::string>> upsert_rows(StatementCache& c,
   auto ok = for_chunks(tasks.size(), [&](size_t first, size_t rows) -> Result<void> {
     auto s = c.get(chunk_sql<upsert_rows_sql>(rows), "upsert tasks");
     if (!s) return s.error();
-    const int columns = static_cast<int>(detail::kTaskColumnList.size());
-    for (size_t k = 0; k < rows; ++k)
-      detail::bind_task(*s, *tasks[first + k], static_cast<int>(k) * columns);
+    bind_tasks(*s, tasks, first, rows);
     return detail::each(*s, [&](const Stmt& r) { written.insert(r.text(0)); });
   });
   if (!ok) return ok.error();
   return written;
+}
+
+// Inserts `tasks`, none of which the cache holds (so each is written).
+Result<void> insert_rows(StatementCache& c, const std::vector<const Task*>& tasks) {
+  return for_chunks(tasks.size(), [&](size_t first, size_t rows) -> Result<void> {
+    auto s = c.get(chunk_sql<insert_rows_sql>(rows), "insert tasks");
+    if (!s) return s.error();
+    bind_tasks(*s, tasks, first, rows);
+    return s->run();
+  });
 }
 
 // One state_history row to append.
@@ -224,23 +243,27 @@ Result<void> upsert_run(StatementCache& c, std::span<const Task> run) {
   for (const Task& t : run) ids.push_back(t.id);
   auto stored = stored_versions(c, run, ids);
   if (!stored) return stored.error();
-  std::vector<const Task*> changed;
+  std::vector<const Task*> fresh, changed;
   for (const Task& t : run) {
     auto s = stored->find(t.id);
-    if (s == stored->end() || t.etag.empty() || s->second.etag != t.etag) changed.push_back(&t);
+    if (s == stored->end())
+      fresh.push_back(&t);
+    else if (t.etag.empty() || s->second.etag != t.etag)
+      changed.push_back(&t);
   }
+  TY_TRY(insert_rows(c, fresh));
   auto wrote = upsert_rows(c, changed);
   if (!wrote) return wrote.error();
-  std::vector<const Task*> written;
+  std::vector<const Task*> written = fresh;
   std::vector<std::string_view> existed;
   std::vector<HistoryRow> history;
+  for (const Task* t : fresh)
+    if (auto h = history_of(*t, nullptr)) history.push_back(*h);
   for (const Task* t : changed) {
     if (!wrote->count(t->id)) continue;  // an older snapshot: history and lists stay too
     written.push_back(t);
-    auto s = stored->find(t->id);
-    const Stored* before = s == stored->end() ? nullptr : &s->second;
-    if (before) existed.push_back(t->id);
-    if (auto h = history_of(*t, before)) history.push_back(*h);
+    existed.push_back(t->id);
+    if (auto h = history_of(*t, &stored->find(t->id)->second)) history.push_back(*h);
   }
   TY_TRY(append_history(c, history));
   return written.empty() ? ok_result() : replace_lists(c, written, existed);

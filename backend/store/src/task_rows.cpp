@@ -40,6 +40,11 @@ const std::string& task_columns() {
   return cols;
 }
 
+std::string task_insert_rows_sql(size_t rows) {
+  return "INSERT INTO tasks(" + task_columns() + ") VALUES " +
+         numbered_rows(rows, kTaskColumnList.size());
+}
+
 std::string task_upsert_rows_sql(size_t rows) {
   const size_t n = kTaskColumnList.size();
   std::string set;

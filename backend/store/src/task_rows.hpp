@@ -49,6 +49,9 @@ const std::string& task_columns();
 /// INSERT … ON CONFLICT(key) DO UPDATE every other column unless the incoming row is an older
 /// snapshot (replaces_unless_older); it returns the id of each row it wrote.
 std::string task_upsert_rows_sql(size_t rows);
+/// The plain INSERT of `rows` tasks (bound as task_upsert_rows_sql's), for tasks known to be
+/// absent: no conflict to resolve and no ids to return.
+std::string task_insert_rows_sql(size_t rows);
 
 /// A statement's parameters seen from `offset`: bind(i) binds ?(offset + i), so one row's
 /// binder serves every row of a multi-row statement.
