@@ -65,7 +65,10 @@ void Call::error(int status, std::string_view code, std::string_view message,
 
 void Call::json(int status, std::string body) {
   res.status = status;
-  res.set_content(std::move(body), "application/json;odata=minimalmetadata");
+  // What set_content does, with the body moved rather than copied (a page is about a megabyte).
+  res.body = std::move(body);
+  res.headers.erase("Content-Type");
+  res.set_header("Content-Type", "application/json;odata=minimalmetadata");
 }
 
 void Call::empty(int status, const std::string& data_service_id) {

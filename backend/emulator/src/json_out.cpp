@@ -2,7 +2,7 @@
 
 #include <strings.h>
 
-#include <ctime>
+#include <chrono>
 
 #include <fmt/format.h>
 
@@ -33,31 +33,55 @@ bool Select::has(std::string_view name) const {
 
 void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (u < 0x20) {
-      out += fmt::format("\\u{:04x}", u);
+  // Runs of characters that need no escape are copied whole: most strings have no escape.
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    auto u = static_cast<unsigned char>(s[i]);
+    if (u >= 0x20 && u != '"' && u != '\\') continue;
+    out.append(s.data() + run, i - run);
+    if (u < 0x20) {
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", u);
     } else {
-      out.push_back(c);
+      out.push_back('\\');
+      out.push_back(s[i]);
     }
+    run = i + 1;
   }
+  out.append(s.data() + run, s.size() - run);
   out.push_back('"');
 }
 
+namespace {
+
+// Writes `v` as `width` digits, zero-padded, ending just before `end`.
+void put_digits(char* end, int64_t v, int width) {
+  for (int i = 0; i < width; ++i, v /= 10) *--end = static_cast<char>('0' + v % 10);
+}
+
+}  // namespace
+
+void append_time(std::string& out, Micros t) {
+  // Whole days and the time of day, both taken downwards so times before 1970 read right.
+  constexpr int64_t kDay = int64_t{86'400} * 1'000'000;
+  const int64_t days = t / kDay - (t % kDay < 0 ? 1 : 0);
+  const int64_t of_day = t - days * kDay;
+  const std::chrono::year_month_day ymd{std::chrono::sys_days{std::chrono::days{days}}};
+  const int64_t secs = of_day / 1'000'000;
+  char text[] = "0000-00-00T00:00:00.0000000Z";
+  put_digits(text + 4, static_cast<int>(ymd.year()), 4);
+  put_digits(text + 7, static_cast<unsigned>(ymd.month()), 2);
+  put_digits(text + 10, static_cast<unsigned>(ymd.day()), 2);
+  put_digits(text + 13, secs / 3600, 2);
+  put_digits(text + 16, secs / 60 % 60, 2);
+  put_digits(text + 19, secs % 60, 2);
+  put_digits(text + 27, of_day % 1'000'000 * 10, 7);
+  out.append(text, sizeof text - 1);
+}
+
 std::string format_time(Micros t) {
-  std::time_t secs = static_cast<std::time_t>(t / 1000000);
-  auto frac = t % 1000000;
-  if (frac < 0) {
-    frac += 1000000;
-    --secs;
-  }
-  std::tm tm{};
-  ::gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:07}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac * 10);
+  std::string out;
+  append_time(out, t);
+  return out;
 }
 
 void JsonOut::comma() {
@@ -128,7 +152,10 @@ void JsonOut::value(const nlohmann::json& v) {
 }
 
 void JsonOut::time(Micros t) {
-  string(format_time(t));
+  comma();
+  out_.push_back('"');
+  append_time(out_, t);
+  out_.push_back('"');
 }
 
 void JsonOut::str(std::string_view name, std::string_view v) {

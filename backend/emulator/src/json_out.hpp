@@ -63,6 +63,8 @@ class JsonOut {
 
 /// The service's time format: `2016-11-22T18:55:25.2608598Z`.
 std::string format_time(Micros t);
+/// Appends format_time(t) to `out`.
+void append_time(std::string& out, Micros t);
 /// Appends `s` as a JSON string literal.
 void append_json_string(std::string& out, std::string_view s);
 
