@@ -52,11 +52,7 @@ class Actions : public Cli {
 
   // Requests the emulator served, its control endpoint left out.
   int64_t served() {
-    auto r = client_->call("GET", "/__trainyard/counters");
-    EXPECT_TRUE(r.ok());
-    auto counters = json::parse(r->body);  // null until the first request is counted
-    if (!counters.is_object()) return 0;
-    const json paths = counters.value("paths", json::object());
+    const json paths = azuretest::served_paths(*client_);
     int64_t n = 0;
     for (const auto& [path, c] : paths.items())
       if (path.find("/__trainyard/") == std::string::npos) n += c.value("requests", int64_t{0});

@@ -64,13 +64,7 @@ class LogsRemote : public Cli {
   std::string account() const { return emu_.account(); }
   /// One figure of the emulator's counters for a path pattern ("GET /jobs/{}/tasks/{}").
   json served(const std::string& pattern, const std::string& figure) {
-    auto r = client_->call("GET", "/__trainyard/counters");
-    EXPECT_TRUE(r.ok());
-    auto counters = json::parse(r->body, nullptr, false);
-    if (!counters.is_object()) return 0;
-    return counters.value("paths", json::object())
-        .value(pattern, json::object())
-        .value(figure, json(0));
+    return azuretest::served_paths(*client_).value(pattern, json::object()).value(figure, json(0));
   }
 
   azuretest::EmulatorProcess emu_;

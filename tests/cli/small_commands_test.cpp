@@ -33,12 +33,9 @@ class SmallCommands : public BatchCli {
  protected:
   // Requests the emulator served for one path pattern ("GET /pools/{}/nodes").
   int64_t served(const std::string& pattern) {
-    auto r = client_->call("GET", "/__trainyard/counters");
-    EXPECT_TRUE(r.ok());
-    auto counters = json::parse(r->body);  // null until the first request is counted
-    if (!counters.is_object()) return 0;
-    const json paths = counters.value("paths", json::object());
-    return paths.value(pattern, json::object()).value("requests", int64_t{0});
+    return azuretest::served_paths(*client_)
+        .value(pattern, json::object())
+        .value("requests", int64_t{0});
   }
   // The command with the account's endpoint at `proxy`.
   Outcome through(const CountingProxy& proxy, std::vector<std::string> args) {
