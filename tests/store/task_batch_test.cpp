@@ -221,6 +221,11 @@ TEST_F(StoreTaskBatch, ASecondPageWritesWhatChangedAndKeepsTheRest) {
   ASSERT_TRUE(kept.ok());
   EXPECT_EQ(kept->size(), 1u);
   EXPECT_TRUE(store_->state_history("acct", "job1", task_id(12))->empty());
+  // A task new in the second page (inserted, not upserted) has its first row, like the others.
+  auto added = store_->state_history("acct", "job1", task_id(kTasks + 5));
+  ASSERT_TRUE(added.ok());
+  ASSERT_EQ(added->size(), 1u);
+  EXPECT_EQ((*added)[0].to, want[task_id(kTasks + 5)].state);
   // The renamed tasks are found by their new name (the substring index followed).
   TaskQuery q;
   q.account = "acct";
