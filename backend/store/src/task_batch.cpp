@@ -236,30 +236,40 @@ Result<void> replace_lists(StatementCache& c, const std::vector<const Task*>& wr
   return insert_deps(c, deps);
 }
 
+// A run's tasks the cache lacks, and those it holds at another eTag (or none).
+struct RunParts {
+  std::vector<const Task*> fresh, changed;
+};
+
+RunParts split_run(std::span<const Task> run, const StoredById& stored) {
+  RunParts parts;
+  for (const Task& t : run) {
+    auto s = stored.find(t.id);
+    if (s == stored.end())
+      parts.fresh.push_back(&t);
+    else if (t.etag.empty() || s->second.etag != t.etag)
+      parts.changed.push_back(&t);
+  }
+  return parts;
+}
+
 // Writes one job's tasks (distinct ids): those the cache holds at the same eTag are skipped,
-// the rest upserted, then their history and lists follow the rows actually written.
+// new ones inserted, the rest upserted, then their history and lists follow the rows written.
 Result<void> upsert_run(StatementCache& c, std::span<const Task> run) {
   std::vector<std::string_view> ids;
   for (const Task& t : run) ids.push_back(t.id);
   auto stored = stored_versions(c, run, ids);
   if (!stored) return stored.error();
-  std::vector<const Task*> fresh, changed;
-  for (const Task& t : run) {
-    auto s = stored->find(t.id);
-    if (s == stored->end())
-      fresh.push_back(&t);
-    else if (t.etag.empty() || s->second.etag != t.etag)
-      changed.push_back(&t);
-  }
-  TY_TRY(insert_rows(c, fresh));
-  auto wrote = upsert_rows(c, changed);
+  const RunParts parts = split_run(run, *stored);
+  TY_TRY(insert_rows(c, parts.fresh));
+  auto wrote = upsert_rows(c, parts.changed);
   if (!wrote) return wrote.error();
-  std::vector<const Task*> written = fresh;
+  std::vector<const Task*> written = parts.fresh;
   std::vector<std::string_view> existed;
   std::vector<HistoryRow> history;
-  for (const Task* t : fresh)
+  for (const Task* t : parts.fresh)
     if (auto h = history_of(*t, nullptr)) history.push_back(*h);
-  for (const Task* t : changed) {
+  for (const Task* t : parts.changed) {
     if (!wrote->count(t->id)) continue;  // an older snapshot: history and lists stay too
     written.push_back(t);
     existed.push_back(t->id);
