@@ -44,34 +44,24 @@ Stmt::~Stmt() {
 }
 
 Stmt& Stmt::bind(int i, int64_t v) {
-  int rc = sqlite3_bind_int64(s_, i, v);
-  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
+  return latch(sqlite3_bind_int64(s_, i, v));
 }
 
 Stmt& Stmt::bind(int i, double v) {
-  int rc = sqlite3_bind_double(s_, i, v);
-  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
+  return latch(sqlite3_bind_double(s_, i, v));
 }
 
 Stmt& Stmt::bind(int i, std::string_view v) {
   // SQLITE_TRANSIENT: callers may bind temporaries, so SQLite keeps its own copy.
-  int rc = sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
+  return latch(sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
 }
 
 Stmt& Stmt::bind_kept(int i, std::string_view v) {
-  int rc = sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_STATIC, SQLITE_UTF8);
-  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
+  return latch(sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_STATIC, SQLITE_UTF8));
 }
 
 Stmt& Stmt::bind(int i, std::nullopt_t) {
-  int rc = sqlite3_bind_null(s_, i);
-  if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
-  return *this;
+  return latch(sqlite3_bind_null(s_, i));
 }
 
 Result<bool> Stmt::step() {

@@ -90,6 +90,12 @@ class Stmt {
   }
 
  private:
+  /// Keeps the first failed bind's code for step() to report.
+  Stmt& latch(int rc) {
+    if (bind_rc_ == SQLITE_OK) bind_rc_ = rc;
+    return *this;
+  }
+
   sqlite3_stmt* s_;
   const char* what_;
   bool* busy_;  // null when owned

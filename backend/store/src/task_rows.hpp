@@ -80,7 +80,8 @@ struct ParamsAt {
 
 /// Decodes a row selected with kTaskColumns (lists left empty).
 Task read_task(const Stmt& s);
-/// Binds every kTaskColumns value of `t` as ?(offset + 1) … ?(offset + 31).
+/// Binds every kTaskColumns value of `t` as ?(offset + 1) … ?(offset + 31). Its text is bound in
+/// place (ParamsAt::keep): `t` must outlive the statement's use.
 void bind_task(Stmt& s, const Task& t, int offset = 0);
 
 /// A task's resourceFiles as stored in their column (task_file_lists.cpp); nullopt (NULL) when
