@@ -37,18 +37,21 @@ curses_check() {
   if ((n > 1)); then echo "curses is included from $n files; only app's ncurses terminal may"; return 1; fi
 }
 
+# Line tables are the debug information a test failure's backtrace needs; full -g would cost a
+# quarter of the g++ build (TRAINYARD_DEBUG_INFO in cmake/trainyard_options.cmake).
 configure_gcc() {
   cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINYARD_WERROR=ON \
+    -DTRAINYARD_DEBUG_INFO=lines \
     -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
 }
 configure_asan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address -DTRAINYARD_FUZZ=ON \
+    -DTRAINYARD_DEBUG_INFO=lines -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=address -DTRAINYARD_FUZZ=ON \
     -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
 }
 configure_tsan() {
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=thread -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
+    -DTRAINYARD_DEBUG_INFO=lines -DTRAINYARD_WERROR=ON -DTRAINYARD_SANITIZE=thread -DTRAINYARD_TEST_SHARDS="$shards" >/dev/null
 }
 # The gtest binaries (and the TSan-built trainyard they start); the shell and Python suites that
 # only drive the binary from outside ran in the stages before.

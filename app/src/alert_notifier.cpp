@@ -17,13 +17,6 @@
 namespace trainyard {
 namespace {
 
-std::vector<char*> c_strings(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 bool asks_for(const AlertSettings& s, AlertKind kind) {
   return std::find(s.on.begin(), s.on.end(), kind) != s.on.end();
 }
@@ -50,8 +43,8 @@ Result<void> run_alert_command(const std::string& command, const std::vector<std
                                int timeout_seconds) {
   std::vector<std::string> argv{"sh", "-c", command};
   auto vars = env;
-  auto args = c_strings(argv);
-  auto envp = c_strings(vars);
+  auto args = exec_argv(argv);
+  auto envp = exec_argv(vars);
   pid_t pid = ::fork();
   if (pid < 0) return make_error(ErrorKind::Io, "alert command: cannot start it (fork failed)");
   if (pid == 0) {

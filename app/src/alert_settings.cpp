@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "account_extras.hpp"
+#include "settings_error.hpp"
 
 namespace trainyard {
 namespace {
@@ -17,10 +18,6 @@ constexpr std::pair<AlertKind, const char*> kNames[] = {
     {AlertKind::ResizeDone, "resize_done"},     {AlertKind::BudgetCrossed, "budget_crossed"},
 };
 
-Error bad(const std::string& source, const std::string& where, const std::string& what) {
-  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, where, what));
-}
-
 std::string every_name() {
   std::string out;
   for (const auto& [kind, name] : kNames) out += (out.empty() ? "" : ", ") + std::string(name);
@@ -30,11 +27,12 @@ std::string every_name() {
 Result<void> read_events(const json& on, AlertSettings& out, const std::string& source,
                          const std::string& where) {
   if (!on.is_array())
-    return bad(source, where, "expected an array of events (" + every_name() + ")");
+    return settings_error(source, where, "expected an array of events (" + every_name() + ")");
   for (size_t i = 0; i < on.size(); ++i) {
     auto kind = on[i].is_string() ? alert_kind(on[i].get<std::string>()) : std::nullopt;
     if (!kind)
-      return bad(source, fmt::format("{}/{}", where, i), "unknown event (" + every_name() + ")");
+      return settings_error(source, fmt::format("{}/{}", where, i),
+                            "unknown event (" + every_name() + ")");
     out.on.push_back(*kind);
   }
   return {};
@@ -56,24 +54,24 @@ std::optional<AlertKind> alert_kind(std::string_view name) {
 
 Result<AlertSettings> parse_alerts(const json& j, const std::string& source,
                                    const std::string& where) {
-  if (!j.is_object()) return bad(source, where, "expected an object");
+  if (!j.is_object()) return settings_error(source, where, "expected an object");
   AlertSettings out;
   for (const auto& [key, value] : j.items()) {
     const auto place = where + "/" + key;
     if (key == "on") {
       TY_TRY(read_events(value, out, source, place));
     } else if (key == "bell") {
-      if (!value.is_boolean()) return bad(source, place, "expected true or false");
+      if (!value.is_boolean()) return settings_error(source, place, "expected true or false");
       out.bell = value.get<bool>();
     } else if (key == "command") {
-      if (!value.is_string()) return bad(source, place, "expected a shell command");
+      if (!value.is_string()) return settings_error(source, place, "expected a shell command");
       out.command = value.get<std::string>();
     } else if (key == "timeoutSeconds") {
       if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > 600)
-        return bad(source, place, "expected a whole number from 1 to 600");
+        return settings_error(source, place, "expected a whole number from 1 to 600");
       out.timeout_seconds = value.get<int>();
     } else {
-      return bad(source, place, "unknown setting");
+      return settings_error(source, place, "unknown setting");
     }
   }
   return out;

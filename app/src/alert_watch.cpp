@@ -63,7 +63,7 @@ void job_alerts(Store& store, const std::string& account, bool first, AlertsSeen
   seen.jobs = std::move(now);
 }
 
-std::string resize_text(const Pool& p) {
+std::string resized_alert_text(const Pool& p) {
   auto text = fmt::format("pool {} resized: {} dedicated, {} Spot", p.id, p.current_dedicated_nodes,
                           p.current_low_priority_nodes);
   return p.resize_error.empty() ? text : text + " (" + p.resize_error + ")";
@@ -79,7 +79,7 @@ void pool_alerts(Store& store, const std::string& account, bool first, AlertsSee
     auto before = seen.pools.find(p.id);
     bool was_resizing = before != seen.pools.end() && before->second != AllocationState::Steady;
     if (!first && was_resizing && p.allocation_state == AllocationState::Steady)
-      out.push_back({AlertKind::ResizeDone, account, "", "", p.id, resize_text(p)});
+      out.push_back({AlertKind::ResizeDone, account, "", "", p.id, resized_alert_text(p)});
   }
   seen.pools = std::move(now);
 }

@@ -5,25 +5,22 @@
 #include <fmt/format.h>
 
 #include "account_extras.hpp"
+#include "settings_error.hpp"
 
 namespace trainyard {
 namespace {
 
 using nlohmann::json;
 
-Error bad(const std::string& source, const std::string& where, const std::string& what) {
-  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, where, what));
-}
-
 Result<double> amount(const json& j, const std::string& source, const std::string& where) {
   if (!j.is_number() || !std::isfinite(j.get<double>()) || j.get<double>() <= 0)
-    return bad(source, where, "expected a positive amount in the prices' currency");
+    return settings_error(source, where, "expected a positive amount in the prices' currency");
   return j.get<double>();
 }
 
 Result<void> read_job_budgets(const json& j, Budget& out, const std::string& source,
                               const std::string& where) {
-  if (!j.is_object()) return bad(source, where, "expected an object of job id: amount");
+  if (!j.is_object()) return settings_error(source, where, "expected an object of job id: amount");
   for (const auto& [job, value] : j.items()) {
     auto a = amount(value, source, where + "/" + job);
     if (!a) return a.error();
@@ -33,7 +30,7 @@ Result<void> read_job_budgets(const json& j, Budget& out, const std::string& sou
 }
 
 Result<Budget> parse_budget(const json& j, const std::string& source, const std::string& where) {
-  if (!j.is_object()) return bad(source, where, "expected an object (total, jobs)");
+  if (!j.is_object()) return settings_error(source, where, "expected an object (total, jobs)");
   Budget out;
   for (const auto& [key, value] : j.items()) {
     const auto place = where + "/" + key;
@@ -44,7 +41,7 @@ Result<Budget> parse_budget(const json& j, const std::string& source, const std:
     } else if (key == "jobs") {
       TY_TRY(read_job_budgets(value, out, source, place));
     } else {
-      return bad(source, place, "unknown setting (total, jobs)");
+      return settings_error(source, place, "unknown setting (total, jobs)");
     }
   }
   return out;

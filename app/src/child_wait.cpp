@@ -16,4 +16,12 @@ bool reaped_by(pid_t pid, std::chrono::steady_clock::time_point limit, int& stat
   }
 }
 
+std::vector<char*> exec_argv(const std::vector<std::string>& words) {
+  std::vector<char*> out;
+  // execvp takes char* const[] for C's sake; it does not write through them.
+  for (const auto& w : words) out.push_back(const_cast<char*>(w.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
 }  // namespace trainyard

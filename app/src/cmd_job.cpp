@@ -59,10 +59,8 @@ int job_delete(const CliState& st, const JobFlags& f) {
   return run_catalogued(st, f.account, "job delete", act::delete_job(f.job));
 }
 
-using Runner = int (*)(const CliState&, const JobFlags&);
-
 CLI::App* leaf(CLI::App* parent, CliState& st, const std::shared_ptr<JobFlags>& f, const char* name,
-               const char* help, Runner run, bool takes_job = true) {
+               const char* help, FlagsRunner<JobFlags> run, bool takes_job = true) {
   auto* cmd = parent->add_subcommand(name, help);
   add_account_option(cmd, f->account);
   if (takes_job) cmd->add_option("job", f->job, "Job id")->required();

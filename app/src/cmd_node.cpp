@@ -76,10 +76,8 @@ int node_remove(const CliState& st, const NodeFlags& f) {
   return run_catalogued(st, f.account, "node remove", act::remove_nodes(f.pool, f.nodes, *option));
 }
 
-using Runner = int (*)(const CliState&, const NodeFlags&);
-
 void leaf(CLI::App* parent, CliState& st, const std::shared_ptr<NodeFlags>& f, const char* name,
-          const char* help, Runner run, bool takes_option) {
+          const char* help, FlagsRunner<NodeFlags> run, bool takes_option) {
   auto* cmd = parent->add_subcommand(name, help);
   add_account_option(cmd, f->account);
   cmd->add_option("pool", f->pool, "Pool id")->required();

@@ -25,11 +25,6 @@ struct ConnectFlags {
   bool yes = false;
 };
 
-std::string home_dir() {
-  const char* home = std::getenv("HOME");
-  return home && *home ? home : ".";
-}
-
 // What the user agrees to: the account made, for how long, with which key; Enter alone is No.
 Result<void> agree(const std::string& question, bool yes) {
   if (yes) return {};

@@ -159,10 +159,8 @@ int pool_images(const CliState& st, const PoolFlags& f) {
       });
 }
 
-using Runner = int (*)(const CliState&, const PoolFlags&);
-
 CLI::App* leaf(CLI::App* parent, CliState& st, const std::shared_ptr<PoolFlags>& f,
-               const char* name, const char* help, Runner run) {
+               const char* name, const char* help, FlagsRunner<PoolFlags> run) {
   auto* cmd = parent->add_subcommand(name, help);
   add_account_option(cmd, f->account);
   cmd->callback([&st, f, run] { st.action = [&st, f, run] { return run(st, *f); }; });

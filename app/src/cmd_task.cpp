@@ -113,10 +113,8 @@ int task_delete(const CliState& st, const TaskFlags& f) {
   return on_task(st, f, "task delete", act::delete_task);
 }
 
-using Runner = int (*)(const CliState&, const TaskFlags&);
-
 void leaf(CLI::App* parent, CliState& st, const std::shared_ptr<TaskFlags>& f, const char* name,
-          const char* help, Runner run) {
+          const char* help, FlagsRunner<TaskFlags> run) {
   auto* cmd = parent->add_subcommand(name, help);
   add_account_option(cmd, f->account);
   cmd->add_option("task", f->ref, "JOB/TASK")->required();

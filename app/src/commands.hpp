@@ -16,6 +16,10 @@ struct CliState {
   std::function<int()> action;             ///< set by the subcommand that was chosen
 };
 
+/// A subcommand's body, run with the parsed flags of its group (PoolFlags, JobFlags…).
+template <class Flags>
+using FlagsRunner = int (*)(const CliState&, const Flags&);
+
 /// Flags of the TUI itself (no subcommand).
 struct TuiFlags {
   std::string dump_frame, keys, theme, open = "jobs", account = "local", job;

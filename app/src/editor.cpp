@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "child_wait.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -20,13 +22,6 @@ std::string editor_command() {
   return "vi";
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 }  // namespace
 
 Result<void> run_editor(const std::string& path, const std::vector<std::string>& env) {
@@ -34,8 +29,8 @@ Result<void> run_editor(const std::string& path, const std::vector<std::string>&
   // The file is the script's $1: a path with spaces or quotes needs no quoting.
   std::vector<std::string> argv{"sh", "-c", editor + " \"$1\"", "sh", path};
   std::vector<std::string> envp = env;
-  auto args = c_strings(argv);
-  auto vars = c_strings(envp);
+  auto args = exec_argv(argv);
+  auto vars = exec_argv(envp);
   pid_t pid = fork();
   if (pid < 0) return make_error(ErrorKind::Io, "cannot start the editor: fork failed");
   if (pid == 0) {

@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include "child_wait.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -23,13 +25,6 @@ bool looks_like_public_key(const std::string& line) {
   return false;
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 int exit_status(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
@@ -37,6 +32,11 @@ int exit_status(int status) {
 }
 
 }  // namespace
+
+std::string home_dir() {
+  const char* home = std::getenv("HOME");
+  return home && *home ? home : ".";
+}
 
 Result<PublicKey> read_ssh_public_key(const std::string& path) {
   std::ifstream in(path);
@@ -103,8 +103,8 @@ Result<int> run_foreground(const std::vector<std::string>& argv,
                            const std::vector<std::string>& env) {
   auto words = argv;
   auto vars = env;
-  auto args = c_strings(words);
-  auto envp = c_strings(vars);
+  auto args = exec_argv(words);
+  auto envp = exec_argv(vars);
   int failed[2];  // the child writes errno here when exec fails; closes it unwritten otherwise
   if (::pipe2(failed, O_CLOEXEC) != 0)
     return make_error(ErrorKind::Io, "cannot start " + argv[0] + ": pipe failed");

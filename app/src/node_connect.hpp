@@ -44,4 +44,7 @@ Result<int> tunnel_port(const std::string& text);
 Result<int> run_foreground(const std::vector<std::string>& argv,
                            const std::vector<std::string>& env);
 
+/// $HOME, or "." when it is unset or empty.
+std::string home_dir();
+
 }  // namespace trainyard

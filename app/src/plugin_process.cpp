@@ -7,17 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_wait.hpp"
+
 namespace trainyard {
 namespace {
 
 constexpr size_t kMaxOutput = 1 << 20;
-
-std::vector<char*> c_strings(const std::vector<std::string>& v) {
-  std::vector<char*> out;
-  for (const auto& s : v) out.push_back(const_cast<char*>(s.c_str()));
-  out.push_back(nullptr);
-  return out;
-}
 
 pid_t spawn_shell(const std::string& command, const std::vector<std::string>& env, int out_fd) {
   posix_spawn_file_actions_t fa;
@@ -31,7 +26,7 @@ pid_t spawn_shell(const std::string& command, const std::vector<std::string>& en
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
   const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
-  auto envp = c_strings(env);
+  auto envp = exec_argv(env);
   pid_t pid = -1;
   int rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, const_cast<char**>(argv), envp.data());
   posix_spawn_file_actions_destroy(&fa);

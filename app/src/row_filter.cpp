@@ -6,19 +6,11 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/text.hpp"
+
 namespace trainyard {
 
 namespace {
-
-char lower(char c) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
-
-std::string lowered(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = lower(c);
-  return out;
-}
 
 bool is_field_name(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
@@ -53,7 +45,7 @@ FilterOp take_op(std::string& value) {
 // A `field:value` term; nullopt when the operand is still empty (a term being typed).
 std::optional<FilterTerm> field_term(FilterTerm t, size_t colon) {
   t.kind = FilterTerm::Kind::Field;
-  t.field = lowered(t.raw.substr(0, colon));
+  t.field = ascii_lowercase(t.raw.substr(0, colon));
   t.value = t.raw.substr(colon + 1);
   t.op = take_op(t.value);
   if (t.value.empty()) return std::nullopt;
@@ -190,7 +182,7 @@ bool field_value_matches(const FilterTerm& t, const std::string& value) {
   if (a && b) return compare(t.op, *a < *b ? -1 : *a > *b ? 1 : 0);
   // A number and a word (an exit code and a failure code) differ, and neither is larger.
   if (a.has_value() != b.has_value() && t.op != FilterOp::Eq && t.op != FilterOp::Ne) return false;
-  int cmp = lowered(value).compare(lowered(t.value));
+  int cmp = ascii_lowercase(value).compare(ascii_lowercase(t.value));
   return compare(t.op, cmp < 0 ? -1 : cmp > 0 ? 1 : 0);
 }
 
@@ -202,7 +194,7 @@ bool row_matches(const RowFilter& f, const std::string& text, const FieldValues&
 bool contains_ci(std::string_view hay, std::string_view needle) {
   if (needle.empty()) return true;
   auto it = std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
-                        [](char a, char b) { return lower(a) == lower(b); });
+                        [](char a, char b) { return ascii_lower(a) == ascii_lower(b); });
   return it != hay.end();
 }
 
@@ -210,7 +202,8 @@ bool glob_matches_ci(std::string_view pattern, std::string_view text) {
   // Iterative matching with one backtrack point: linear in practice, never exponential.
   size_t p = 0, s = 0, star = std::string_view::npos, mark = 0;
   while (s < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || lower(pattern[p]) == lower(text[s]))) {
+    if (p < pattern.size() &&
+        (pattern[p] == '?' || ascii_lower(pattern[p]) == ascii_lower(text[s]))) {
       ++p, ++s;
     } else if (p < pattern.size() && pattern[p] == '*') {
       star = p++, mark = s;

@@ -14,6 +14,7 @@
 #include "alert_settings.hpp"
 #include "budget_settings.hpp"
 #include "core/json_error.hpp"
+#include "settings_error.hpp"
 #include "settings_ui.hpp"
 
 namespace trainyard {
@@ -23,33 +24,30 @@ using nlohmann::json;
 
 constexpr int kConfigVersion = 1;
 
-Error bad(const std::string& source, const std::string& where, const std::string& what) {
-  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, where, what));
-}
-
 Result<void> only_keys(const json& obj, const std::set<std::string>& allowed,
                        const std::string& source, const std::string& where) {
-  if (!obj.is_object()) return bad(source, where.empty() ? "/" : where, "expected an object");
+  if (!obj.is_object())
+    return settings_error(source, where.empty() ? "/" : where, "expected an object");
   for (const auto& [k, v] : obj.items()) {
-    if (!allowed.count(k)) return bad(source, where + "/" + k, "unknown setting");
+    if (!allowed.count(k)) return settings_error(source, where + "/" + k, "unknown setting");
   }
   return ok_result();
 }
 
 Result<void> read_patterns(const json& arr, Settings& s, const std::string& source) {
-  if (!arr.is_array()) return bad(source, "/metrics/patterns", "expected an array");
+  if (!arr.is_array()) return settings_error(source, "/metrics/patterns", "expected an array");
   for (size_t i = 0; i < arr.size(); ++i) {
     auto where = fmt::format("/metrics/patterns/{}", i);
     if (auto r = only_keys(arr[i], {"name", "regex"}, source, where); !r) return r;
     if (!arr[i].contains("name") || !arr[i]["name"].is_string() || !arr[i].contains("regex") ||
         !arr[i]["regex"].is_string())
-      return bad(source, where, "needs \"name\" and \"regex\" strings");
+      return settings_error(source, where, "needs \"name\" and \"regex\" strings");
     try {
       std::regex re(arr[i]["regex"].get<std::string>());
       if (re.mark_count() < 1)
-        return bad(source, where + "/regex", "needs one capture group for the value");
+        return settings_error(source, where + "/regex", "needs one capture group for the value");
     } catch (const std::regex_error& e) {
-      return bad(source, where + "/regex", e.what());
+      return settings_error(source, where + "/regex", e.what());
     }
     s.metric_patterns.push_back(
         {arr[i]["name"].get<std::string>(), arr[i]["regex"].get<std::string>()});
@@ -62,9 +60,11 @@ Result<void> read_metrics(const json& m, Settings& s, const std::string& source)
   if (m.contains("patterns"))
     if (auto r = read_patterns(m["patterns"], s, source); !r) return r;
   if (!m.contains("main")) return ok_result();
-  if (!m["main"].is_object()) return bad(source, "/metrics/main", "expected {\"job\": \"metric\"}");
+  if (!m["main"].is_object())
+    return settings_error(source, "/metrics/main", "expected {\"job\": \"metric\"}");
   for (const auto& [job, metric] : m["main"].items()) {
-    if (!metric.is_string()) return bad(source, "/metrics/main/" + job, "expected a metric name");
+    if (!metric.is_string())
+      return settings_error(source, "/metrics/main/" + job, "expected a metric name");
     s.main_metric[job] = metric.get<std::string>();
   }
   return ok_result();
@@ -76,12 +76,16 @@ Result<void> read_local(const json& l, Settings& s, const std::string& source) {
   if (!l.contains("cpuSlots")) return ok_result();
   if (!l["cpuSlots"].is_number_integer() || l["cpuSlots"].get<int>() < 1 ||
       l["cpuSlots"].get<int>() > 1024)
-    return bad(source, "/local/cpuSlots", "expected a whole number from 1 to 1024");
+    return settings_error(source, "/local/cpuSlots", "expected a whole number from 1 to 1024");
   s.cpu_slots = l["cpuSlots"].get<int>();
   return ok_result();
 }
 
 }  // namespace
+
+Error settings_error(const std::string& source, const std::string& where, const std::string& what) {
+  return make_error(ErrorKind::Parse, fmt::format("{}: {}: {}", source, where, what));
+}
 
 std::string default_config_path() {
   if (const char* p = std::getenv("TRAINYARD_CONFIG"); p && *p) return p;
@@ -96,14 +100,14 @@ Result<void> read_rate(const json& p, const char* key, double low, double high, 
                        const std::string& source) {
   if (!p.contains(key)) return ok_result();
   if (!p[key].is_number() || p[key].get<double>() < low || p[key].get<double>() > high)
-    return bad(source, std::string("/poll/") + key,
-               fmt::format("expected a number from {} to {}", low, high));
+    return settings_error(source, std::string("/poll/") + key,
+                          fmt::format("expected a number from {} to {}", low, high));
   out = p[key].get<double>();
   return ok_result();
 }
 
 Result<void> read_poll(const json& p, PollSettings& out, const std::string& source) {
-  if (!p.is_object()) return bad(source, "/poll", "expected an object");
+  if (!p.is_object()) return settings_error(source, "/poll", "expected an object");
   TY_TRY(only_keys(p, {"focusSeconds", "backgroundSeconds", "requestsPerSecond"}, source, "/poll"));
   TY_TRY(read_rate(p, "focusSeconds", 0.2, 60, out.focus_seconds, source));
   TY_TRY(read_rate(p, "backgroundSeconds", 5, 3600, out.background_seconds, source));
@@ -112,11 +116,12 @@ Result<void> read_poll(const json& p, PollSettings& out, const std::string& sour
 
 Result<void> read_subscriptions(const json& arr, DiscoverySettings& out,
                                 const std::string& source) {
-  if (!arr.is_array()) return bad(source, "/discovery/subscriptions", "expected an array");
+  if (!arr.is_array())
+    return settings_error(source, "/discovery/subscriptions", "expected an array");
   for (size_t i = 0; i < arr.size(); ++i) {
     if (!arr[i].is_string() || arr[i].get<std::string>().empty())
-      return bad(source, fmt::format("/discovery/subscriptions/{}", i),
-                 "expected a subscription id");
+      return settings_error(source, fmt::format("/discovery/subscriptions/{}", i),
+                            "expected a subscription id");
     out.subscriptions.push_back(arr[i].get<std::string>());
   }
   return ok_result();
@@ -127,7 +132,7 @@ Result<void> read_discovery_string(const json& d, const char* key, std::string& 
                                    const std::string& source) {
   if (!d.contains(key)) return ok_result();
   if (!d[key].is_string())
-    return bad(source, std::string("/discovery/") + key, "expected a string");
+    return settings_error(source, std::string("/discovery/") + key, "expected a string");
   out = d[key].get<std::string>();
   return ok_result();
 }
@@ -137,14 +142,14 @@ Result<void> read_discovery(const json& d, DiscoverySettings& out, const std::st
                    "/discovery"));
   if (d.contains("enabled")) {
     if (!d["enabled"].is_boolean())
-      return bad(source, "/discovery/enabled", "expected true or false");
+      return settings_error(source, "/discovery/enabled", "expected true or false");
     out.enabled = d["enabled"].get<bool>();
   }
   TY_TRY(read_discovery_string(d, "managementEndpoint", out.management_endpoint, source));
   while (!out.management_endpoint.empty() && out.management_endpoint.back() == '/')
     out.management_endpoint.pop_back();
   if (auto ok = azure::check_url_allowed(out.management_endpoint); !ok)
-    return bad(source, "/discovery/managementEndpoint", ok.error().message);
+    return settings_error(source, "/discovery/managementEndpoint", ok.error().message);
   TY_TRY(read_discovery_string(d, "cacert", out.cacert, source));
   if (d.contains("subscriptions")) TY_TRY(read_subscriptions(d["subscriptions"], out, source));
   if (!d.contains("auth")) return ok_result();
@@ -186,10 +191,11 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
     return r.error();
   if (j.contains("version") &&
       (!j["version"].is_number_integer() || j["version"].get<int>() > kConfigVersion))
-    return bad(source, "/version",
-               fmt::format("this trainyard reads config version {}", kConfigVersion));
+    return settings_error(source, "/version",
+                          fmt::format("this trainyard reads config version {}", kConfigVersion));
   if (j.contains("theme")) {
-    if (!j["theme"].is_string()) return bad(source, "/theme", "expected a theme name or file");
+    if (!j["theme"].is_string())
+      return settings_error(source, "/theme", "expected a theme name or file");
     s.theme = j["theme"].get<std::string>();
   }
   if (j.contains("local"))
@@ -217,7 +223,7 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
   TY_TRY(read_ui_settings(j, s, source));
   if (j.contains("defaultAccount")) {
     if (!j["defaultAccount"].is_string())
-      return bad(source, "/defaultAccount", "expected an account name");
+      return settings_error(source, "/defaultAccount", "expected an account name");
     s.default_account = j["defaultAccount"].get<std::string>();
   }
   return s;

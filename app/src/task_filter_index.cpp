@@ -6,20 +6,12 @@
 #include <cstring>
 #include <optional>
 
+#include "core/text.hpp"
+
 namespace trainyard {
 namespace {
 
 constexpr uint8_t kFailed = 1, kHasExit = 2, kFailureCode = 4;
-
-char ascii_lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-std::string lowered(const std::string& s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
 
 bool has_nul(const std::string& s) {
   return s.find('\0') != std::string::npos;
@@ -124,13 +116,13 @@ template <typename Each>
 void TaskFilterIndex::each_match(const TaskQuery& query, Each each) const {
   TaskQuery q = query;
   for (auto& c : q.conditions)
-    if (c.field == TaskCondition::Field::Text) c.text = lowered(c.text);
+    if (c.field == TaskCondition::Field::Text) c.text = ascii_lowercase(c.text);
   if (q.substring.empty()) {
     for (size_t row = 0; row < rank_.size(); ++row)
       if (passes(row, q)) each(row);
     return;
   }
-  auto needle = lowered(q.substring);
+  auto needle = ascii_lowercase(q.substring);
   size_t pos = 0, row = 0;
   while (pos < text_.size()) {
     const void* hit =

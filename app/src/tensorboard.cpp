@@ -21,13 +21,6 @@
 namespace trainyard {
 namespace {
 
-std::vector<char*> c_strings(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
-}
-
 bool port_free(int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return false;
@@ -77,8 +70,8 @@ Result<std::string> TensorBoard::start(const std::string& program, const std::st
   std::vector<std::string> argv{program,  "--logdir",           logdir, "--host", "127.0.0.1",
                                 "--port", std::to_string(*port)};
   auto vars = env;
-  auto args = c_strings(argv);
-  auto envp = c_strings(vars);
+  auto args = exec_argv(argv);
+  auto envp = exec_argv(vars);
   const pid_t parent = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) return make_error(ErrorKind::Io, "cannot start TensorBoard: fork failed");

@@ -30,7 +30,7 @@ void remove_selected(TuiState& st, size_t& selected) {
   if (selected > 0 && selected >= st.compare.runs.size()) --selected;
 }
 
-void next_metric(TuiState& st) {
+void compare_by_next_metric(TuiState& st) {
   const auto* d = shown_data<CompareData>(st);
   if (!d) return;
   auto m = next_compare_metric(d->table.metric_names, d->table.metric.name);
@@ -93,7 +93,7 @@ bool compare_action(TuiState& st, Action a, size_t& selected) {
       remove_selected(st, selected);
       return true;
     case Action::NextMetric:
-      next_metric(st);
+      compare_by_next_metric(st);
       return true;
     case Action::FlipDirection:
       flip_direction(st);

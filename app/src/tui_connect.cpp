@@ -25,11 +25,6 @@ FieldError hours_field(const std::string& v) {
   return h && *h >= 1 && *h <= 168 ? FieldError() : FieldError("1 to 168 hours");
 }
 
-std::string home_dir() {
-  const char* home = std::getenv("HOME");
-  return home && *home ? home : ".";
-}
-
 // `~/.ssh/id_ed25519.pub`: the path as the user thinks of it.
 std::string shown_path(const std::string& path) {
   const auto home = home_dir() + "/";

@@ -8,15 +8,11 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "core/text.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
 namespace {
-
-std::string lowered(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The title of column `id` as the header shows it, without a sort arrow.
 std::string title_of(const TablePage& p, const std::string& id) {
@@ -41,9 +37,9 @@ void sort_by(TuiState& st, const std::string& id, bool descending) {
 
 // The sortable column `name` names (its id, or its title without a narrow column's cut).
 std::string column_named(const TablePage& p, const std::string& name) {
-  auto want = lowered(name);
+  auto want = ascii_lowercase(name);
   for (const auto& id : p.sortable)
-    if (lowered(id) == want || lowered(title_of(p, id)) == want) return id;
+    if (ascii_lowercase(id) == want || ascii_lowercase(title_of(p, id)) == want) return id;
   return "";
 }
 
@@ -98,7 +94,7 @@ void sort_command(TuiState& st, const std::string& args) {
   if (name.empty()) return usage("which column?");
   auto id = column_named(st.page, name);
   if (id.empty()) return usage(fmt::format("no column '{}' here", sanitize_text(name)));
-  direction = lowered(direction);
+  direction = ascii_lowercase(direction);
   if (!extra.empty() || (direction != "" && direction != "asc" && direction != "desc"))
     return usage("the direction is asc or desc");
   sort_by(st, id, direction == "desc");

@@ -8,17 +8,13 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "core/text.hpp"
 #include "sync/metric_parser.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
 namespace trainyard {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 std::optional<double> number(const std::string& s) {
   if (s.empty()) return std::nullopt;
@@ -131,7 +127,7 @@ bool matches(const SweepRow& r, const std::string& filter) {
   if (filter.empty()) return true;
   std::string text = r.task.id + " " + r.task.display_name;
   for (const auto& v : r.params) text += " " + v;
-  return lower(text).find(lower(filter)) != std::string::npos;
+  return ascii_lowercase(text).find(ascii_lowercase(filter)) != std::string::npos;
 }
 
 std::optional<size_t> mark_index(const SweepState& sw, const std::string& id) {

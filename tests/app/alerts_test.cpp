@@ -18,7 +18,7 @@
 #include "store/store.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::alerts_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -260,4 +260,4 @@ TEST_F(TuiAlerts, ALocalRunsFailureIsInTheStatusLine200x60) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::alerts_test

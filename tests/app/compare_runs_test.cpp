@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::compare_runs_test {
 namespace {
 
 class CompareRuns : public ::testing::Test {
@@ -117,4 +117,4 @@ TEST(CompareSetTest, LabelsAreAsShortAsTellsTheRunsApart) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::compare_runs_test

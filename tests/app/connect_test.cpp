@@ -16,7 +16,7 @@
 #include "store/store.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::connect_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -208,4 +208,4 @@ TEST_F(TuiConnect, TOnALocalRunSaysWhenTensorBoardIsNotInstalled) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::connect_test

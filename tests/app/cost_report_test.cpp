@@ -4,7 +4,7 @@
 
 #include "../../app/src/cost_report.hpp"
 
-namespace trainyard {
+namespace trainyard::cost_report_test {
 namespace {
 
 Timestamp at(int hh, int mm) {
@@ -91,4 +91,4 @@ TEST(TaskRuns, EachInstanceOfAMultiInstanceTaskHoldsANode) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::cost_report_test

@@ -7,7 +7,7 @@
 
 #include "../../app/src/frame_stats.hpp"
 
-namespace trainyard {
+namespace trainyard::frame_stats_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -37,4 +37,4 @@ TEST(FrameStats, WrittenOnlyWhenAsked) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::frame_stats_test

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace trainyard {
+namespace trainyard::gpu_history_chart_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -73,4 +73,4 @@ TEST(GpuHistoryChart, JitterLeavesNoHoleButARealGapStays) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::gpu_history_chart_test

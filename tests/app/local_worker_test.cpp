@@ -4,7 +4,7 @@
 #include "../../app/src/local_worker.hpp"
 #include "tui_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::local_worker_test {
 namespace {
 
 TEST(LocalWorker, SettleWaitsForTheFirstSchedulingPass) {
@@ -28,4 +28,4 @@ TEST(LocalWorker, SettleWaitsForTheFirstSchedulingPass) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::local_worker_test

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace trainyard {
+namespace trainyard::log_grep_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -62,4 +62,4 @@ TEST(GrepFile, FindsLinesAsTheScreenShowsThem) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_grep_test

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace trainyard {
+namespace trainyard::log_save_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -80,4 +80,4 @@ TEST_F(LogSave, ADirectoryOrNoPathIsRefused) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_save_test

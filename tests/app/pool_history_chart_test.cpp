@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace trainyard {
+namespace trainyard::pool_history_chart_test {
 namespace {
 
 using std::chrono::seconds;
@@ -72,4 +72,4 @@ TEST(PoolHistoryChart, TheWindowEndsNow) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::pool_history_chart_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::pool_insight_test {
 namespace {
 
 Node node(NodeState s, bool dedicated) {
@@ -75,4 +75,4 @@ TEST(PoolInsight, UsageSumsCoresPoolsAndActiveJobs) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::pool_insight_test

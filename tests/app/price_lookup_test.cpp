@@ -5,7 +5,7 @@
 #include "../../app/src/price_lookup.hpp"
 #include "../azure/fake_prices_server.hpp"
 
-namespace trainyard {
+namespace trainyard::price_lookup_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -86,4 +86,4 @@ TEST_F(PriceLookup, RegionsSortBySpotWithTheDiscount) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::price_lookup_test

@@ -4,7 +4,7 @@
 
 #include <map>
 
-namespace trainyard {
+namespace trainyard::row_filter_test {
 namespace {
 
 /// A row of a tasks-like table: its whole text and its columns' values.
@@ -137,4 +137,4 @@ TEST(RowFilter, GlobMatching) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::row_filter_test

@@ -8,7 +8,7 @@
 
 #include "tui_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::task_filter_index_test {
 namespace {
 
 using C = TaskCondition;
@@ -121,4 +121,4 @@ TEST_F(TaskFilterIndexTest, NonAsciiTextMatchesExactlyAsLikeDoes) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::task_filter_index_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::task_timeline_test {
 namespace {
 
 Timestamp at(int h, int m, int s) {
@@ -49,4 +49,4 @@ TEST(TaskTimeline, TheEarliestGoWhenTheyDoNotFit) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::task_timeline_test

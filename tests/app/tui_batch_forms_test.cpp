@@ -11,7 +11,7 @@
 #include "azure/batch_actions.hpp"
 #include "tui_batch_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_batch_forms_test {
 namespace {
 
 using apptest::TuiBatch;
@@ -164,4 +164,4 @@ TEST_F(TuiBatchForms, EditorWritingBrokenJsonSendsNothing) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_batch_forms_test

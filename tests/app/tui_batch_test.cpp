@@ -13,7 +13,7 @@
 #include "statement_counter.hpp"
 #include "tui_batch_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_batch_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -203,4 +203,4 @@ TEST_F(TuiBatch, HDisablesANodesSchedulingAndEnablesItAgain) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_batch_test

@@ -8,7 +8,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_busy_store_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -59,4 +59,4 @@ TEST_F(TuiScreen, KeysAreHandledWhileAnotherConnectionHoldsTheWriteLock) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_busy_store_test

@@ -8,7 +8,7 @@
 #include "sync/incremental_sync.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_clock_test {
 namespace {
 
 using apptest::kNormal;
@@ -91,4 +91,4 @@ TEST_F(TuiClock, SyncedAgeIsReadFromTheContextClock) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_clock_test

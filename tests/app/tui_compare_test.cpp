@@ -4,7 +4,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_compare_test {
 namespace {
 
 using apptest::kNormal;
@@ -63,4 +63,4 @@ TEST_F(TuiCompare, EnterOpensTheRunInItsJob) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_compare_test

@@ -3,7 +3,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_confirm_test {
 namespace {
 
 using apptest::kNormal;
@@ -33,4 +33,4 @@ TEST_F(TuiScreen, YesByItsLetterConfirms) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_confirm_test

@@ -8,7 +8,7 @@
 #include "store/price_cache.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_costs_test {
 namespace {
 
 using apptest::kFixtureNow;
@@ -230,4 +230,4 @@ TEST_F(TuiCosts, QuittingWhileIdleDedicatedNodesBillSaysSoFirst) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_costs_test

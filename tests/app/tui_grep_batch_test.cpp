@@ -4,7 +4,7 @@
 
 #include "tui_batch_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_grep_batch_test {
 namespace {
 
 using apptest::TuiBatch;
@@ -40,4 +40,4 @@ TEST_F(TuiBatch, GrepFetchesTheJobsLogsThenFindsTheirLines) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_grep_batch_test

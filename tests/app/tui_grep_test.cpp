@@ -8,7 +8,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_grep_test {
 namespace {
 
 using apptest::kNormal;
@@ -75,4 +75,4 @@ TEST_F(TuiGrep, SaveWritesTheLogAndAsksBeforeReplacing) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_grep_test

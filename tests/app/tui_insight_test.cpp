@@ -12,7 +12,7 @@
 #include "sync/remote_log.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_insight_test {
 namespace {
 
 using apptest::kFixtureNow;
@@ -320,4 +320,4 @@ TEST_F(TuiInsight, DetailShowsTheTaskTimeline) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_insight_test

@@ -8,7 +8,7 @@
 #include "../../app/src/tui_state.hpp"
 #include "tui_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_log_marks_test {
 namespace {
 
 Timestamp utc(const char* iso) {
@@ -115,4 +115,4 @@ TEST_F(TuiLogMarksTest, TheMarksCoveringLinesAreThoseEndingPastTheirStarts) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_log_marks_test

@@ -4,7 +4,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_log_split_test {
 namespace {
 
 using apptest::kNormal;
@@ -44,4 +44,4 @@ TEST_F(TuiLogSplit, TabMovesTheKeysAndXCloses) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_log_split_test

@@ -8,7 +8,7 @@
 #include "local/task_environment.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_log_times_test {
 namespace {
 
 using apptest::kNormal;
@@ -69,4 +69,4 @@ TEST_F(TuiLogTimes, StayOnAcrossStdoutAndStderr) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_log_times_test

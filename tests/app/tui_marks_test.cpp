@@ -12,7 +12,7 @@
 #include "azure/batch_actions.hpp"
 #include "tui_batch_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_marks_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -356,4 +356,4 @@ TEST_F(TuiBatch, MarkedRowsOnAReadOnlyAccountAreRefused) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_marks_test

@@ -6,7 +6,7 @@
 #include "app/settings.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard::apptest {
+namespace trainyard::apptest::tui_mouse_test {
 namespace {
 
 class TuiMouse : public TuiScreen {
@@ -104,4 +104,4 @@ TEST(MouseKeyNames, AreNamedButNeverParsed) {
 }
 
 }  // namespace
-}  // namespace trainyard::apptest
+}  // namespace trainyard::apptest::tui_mouse_test

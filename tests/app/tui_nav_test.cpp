@@ -8,7 +8,7 @@
 #include "../../app/src/tui_history.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_nav_test {
 namespace {
 
 using apptest::kNormal;
@@ -318,4 +318,4 @@ TEST_F(TuiNav, APluginKeyWorksOnlyOnItsPanes) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_nav_test

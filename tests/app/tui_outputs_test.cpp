@@ -12,7 +12,7 @@
 #include "azure/blob_auth.hpp"
 #include "tui_batch_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_outputs_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -119,4 +119,4 @@ TEST_F(TuiOutputs, ALocalRunSaysWhereItsFilesAre) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_outputs_test

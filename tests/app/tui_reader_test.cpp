@@ -9,7 +9,7 @@
 #include "../../app/src/tui_reader.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_reader_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -132,4 +132,4 @@ TEST_F(TuiReaderTest, ACheckKeepsTheReadItReplaces) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_reader_test

@@ -7,7 +7,7 @@
 #include "local/task_environment.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_retry_test {
 namespace {
 
 using apptest::kNormal;
@@ -58,4 +58,4 @@ TEST_F(TuiScreen, RetryKeyOnARunningLocalRunSaysWhyNot) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_retry_test

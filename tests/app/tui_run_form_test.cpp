@@ -11,7 +11,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_run_form_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -146,4 +146,4 @@ TEST_F(TuiRunForm, TheRunIdComesFromTheTuisClock) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_run_form_test

@@ -6,7 +6,7 @@
 #include "sync/incremental_sync.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_small_test {
 namespace {
 
 using apptest::kNormal;
@@ -262,4 +262,4 @@ TEST_F(TuiSmall, NodeStatesInFullAt160Columns) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_small_test

@@ -5,7 +5,7 @@
 
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_sort_filter_test {
 namespace {
 
 using apptest::kNormal;
@@ -166,4 +166,4 @@ TEST_F(TuiSortFilter, JobsFieldsGlobsAndRegex) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_sort_filter_test

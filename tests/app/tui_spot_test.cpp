@@ -7,7 +7,7 @@
 #include "store/store.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_spot_test {
 namespace {
 
 using apptest::kNormal;
@@ -240,4 +240,4 @@ TEST_F(TuiSpot, APreemptionIsAnnouncedInTheStatusLine) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_spot_test

@@ -12,7 +12,7 @@
 #include "../azure/azurite_process.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_storage_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -199,4 +199,4 @@ TEST_F(TuiStorageAccounts, ADiscoveredAccountsAutoStorageIsKnownWithTheDiscovery
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_storage_test

@@ -11,7 +11,7 @@
 #include "store/store.hpp"
 #include "tui_screen.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_store_queries_test {
 namespace {
 
 using apptest::kNormal;
@@ -206,4 +206,4 @@ TEST_F(TuiStoreQueries, TheLogsPaneWithTimesRunsNoStatementOnTheUiConnection) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_store_queries_test

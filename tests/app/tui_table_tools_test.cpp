@@ -6,7 +6,7 @@
 #include "../../app/src/tui_columns.hpp"
 #include "../../app/src/tui_pane_json.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_table_tools_test {
 namespace {
 
 TEST(BulkText, CountsEveryRowDone) {
@@ -100,4 +100,4 @@ TEST(EntityJson, PrettyPrintedOneLineEachWithControlBytesEscaped) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_table_tools_test

@@ -5,7 +5,7 @@
 #include "../../app/src/tui_state.hpp"
 #include "sync/incremental_sync.hpp"
 
-namespace trainyard {
+namespace trainyard::tui_written_scopes_test {
 namespace {
 
 StoreWritten wrote(const std::string& account, std::vector<std::string> scopes) {
@@ -62,4 +62,4 @@ TEST(TuiWrittenScopes, TheFailedPaneReadsForItsJobsTasks) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tui_written_scopes_test

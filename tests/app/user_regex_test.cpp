@@ -9,7 +9,7 @@
 #include "../../app/src/row_filter.hpp"
 #include "../../app/src/user_regex.hpp"
 
-namespace trainyard {
+namespace trainyard::user_regex_test {
 namespace {
 
 // Found by fuzz_row_filter: glibc's regcomp took over 2 GiB on the first filter, and over 10 s
@@ -80,4 +80,4 @@ TEST(UserRegex, ABadPatternSaysWhy) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::user_regex_test

@@ -3,7 +3,7 @@
 
 #include "azure/accounts.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::accounts_test {
 namespace {
 
 using nlohmann::json;
@@ -158,4 +158,4 @@ TEST(Accounts, SecretsComeFromEnvOrCommandAndNeverAppearInErrors) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::accounts_test

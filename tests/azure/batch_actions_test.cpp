@@ -12,7 +12,7 @@
 #include "emulator_process.hpp"
 #include "loopback_batch_server.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::batch_actions_test {
 namespace {
 
 using azuretest::EmulatorProcess;
@@ -427,4 +427,4 @@ TEST(BatchActions, ClassifiesTaskAddResults) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::batch_actions_test

@@ -6,7 +6,7 @@
 #include "azure/batch_client.hpp"
 #include "emulator_process.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::batch_client_test {
 namespace {
 
 using azuretest::EmulatorProcess;
@@ -163,4 +163,4 @@ TEST(BatchClient, PlainHttpOnlyOnLoopback) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::batch_client_test

@@ -13,7 +13,7 @@
 #include "sync/incremental_sync.hpp"
 #include "sync_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::batch_poller_test {
 namespace {
 
 using azuretest::SyncFixture;
@@ -264,4 +264,4 @@ TEST_F(Poller, ARunningTaskOnScreenGetsItsMetricsWithoutPinningOrItsLog) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::batch_poller_test

@@ -11,7 +11,7 @@
 #include "sync/incremental_sync.hpp"
 #include "sync_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::batch_sync_test {
 namespace {
 
 using azuretest::SyncFixture;
@@ -179,4 +179,4 @@ TEST(BatchSync, EndsEqualUnderThirtyPercentFaults) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::batch_sync_test

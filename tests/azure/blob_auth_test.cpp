@@ -10,7 +10,7 @@
 
 #include "azure/credentials.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::blob_auth_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -305,4 +305,4 @@ TEST(UserDelegationSas, AnAnswerWithoutAFieldNamesIt) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::blob_auth_test

@@ -14,7 +14,7 @@
 #include "azure/storage_accounts.hpp"
 #include "azurite_process.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::blob_client_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -272,4 +272,4 @@ TEST_F(BlobClientTest, ABadKeyAndAMissingContainerSayWhatIsWrong) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::blob_client_test

@@ -8,7 +8,7 @@
 #include "azure/batch_client.hpp"
 #include "azure/blob_client.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::blob_xml_test {
 namespace {
 
 std::string fixture(const std::string& name) {
@@ -134,4 +134,4 @@ TEST(BlobXml, UserDelegationKeyAsTheServiceIndentsIt) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::blob_xml_test

@@ -23,7 +23,7 @@
 
 #include "emulator_process.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::credentials_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -396,4 +396,4 @@ TEST_F(CredAzCli, TimeoutKillsAzAndWhatItStartedAndReapsIt) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::credentials_test

@@ -21,7 +21,7 @@
 #include "azure/batch_client.hpp"
 #include "emulator_process.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::discovery_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -436,4 +436,4 @@ TEST(DiscoveryAuth, TakesTheAccountsAuthObjectForTokenKindsOnly) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::discovery_test

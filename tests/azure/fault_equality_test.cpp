@@ -17,7 +17,7 @@
 #include "sync/incremental_sync.hpp"
 #include "sync_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::fault_equality_test {
 namespace {
 
 using azuretest::Diffs;
@@ -607,4 +607,4 @@ TEST_F(FaultEquality, TheCacheEqualsTheServiceAfterFaultsAndMutations) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::fault_equality_test

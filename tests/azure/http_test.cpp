@@ -18,7 +18,7 @@
 #include "azure/http.hpp"
 #include "emulator_process.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::http_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -514,4 +514,4 @@ TEST(HttpUrlTest, RedactUrlDropsQueryFragmentAndUserInfo) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::http_test

@@ -9,7 +9,7 @@
 #include "sync/incremental_sync.hpp"
 #include "sync_fixture.hpp"
 
-namespace trainyard {
+namespace trainyard::incremental_sync_test {
 namespace {
 
 using azuretest::SyncFixture;
@@ -182,4 +182,4 @@ TEST_F(Incremental, FailuresAreNotedOnTheMarkAndClearedBySuccess) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::incremental_sync_test

@@ -12,7 +12,7 @@
 #include "azure/task_page.hpp"
 #include "loopback_batch_server.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::list_bodies_test {
 namespace {
 
 /// Serves /p1, /p2, /p3 and /wrong with fixed bodies and records the paths asked for.
@@ -100,4 +100,4 @@ TEST(ListBodies, AnEscapedLinkIsStillAskedForAhead) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::list_bodies_test

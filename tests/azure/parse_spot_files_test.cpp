@@ -8,7 +8,7 @@
 
 #include "azure/parse.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::parse_spot_files_test {
 namespace {
 
 using nlohmann::json;
@@ -118,4 +118,4 @@ TEST(ParseFiles, AbsentListsAreEmptyAndWrongShapesNameTheirPointer) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::parse_spot_files_test

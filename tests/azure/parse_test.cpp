@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard::azure {
+namespace trainyard::azure::parse_test {
 namespace {
 
 using nlohmann::json;
@@ -469,4 +469,4 @@ TEST(ParseMutation, TwoThousandMutationsNeverCrash) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::parse_test

@@ -7,7 +7,7 @@
 #include "azure/prices.hpp"
 #include "fake_prices_server.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::prices_test {
 namespace {
 
 using testing_prices::FakePrices;
@@ -261,4 +261,4 @@ TEST(PriceSettingsTest, MistakesNameThePlace) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::prices_test

@@ -16,7 +16,7 @@
 #include "sync/entity_refresh.hpp"
 #include "sync/remote_log.hpp"
 
-namespace trainyard {
+namespace trainyard::remote_log_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -476,4 +476,4 @@ TEST(RemoteLog, DeferredMetricsWaitForFeedMetrics) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::remote_log_test

@@ -6,7 +6,7 @@
 
 #include "azure/retry.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::retry_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -148,4 +148,4 @@ TEST(RetryTest, UnreadableRetryAfterFallsBackToBackoff) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::retry_test

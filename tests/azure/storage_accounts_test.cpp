@@ -9,7 +9,7 @@
 
 #include "azure/accounts.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::storage_accounts_test {
 namespace {
 
 using nlohmann::json;
@@ -346,4 +346,4 @@ TEST(ResolveStorageAccount, TheEnvironmentsSasGoesInTheQuery) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::storage_accounts_test

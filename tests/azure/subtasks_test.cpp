@@ -14,7 +14,7 @@
 #include "store/store.hpp"
 #include "sync/entity_refresh.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::subtasks_test {
 namespace {
 
 using nlohmann::json;
@@ -123,4 +123,4 @@ TEST(EmulatorSubtasks, AMultiInstanceTaskAndItsSubtasksReachTheCache) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::subtasks_test

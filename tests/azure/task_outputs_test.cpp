@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard::azure {
+namespace trainyard::azure::task_outputs_test {
 namespace {
 
 TEST(JobOutputContainer, AValidIdIsUsedLowercased) {
@@ -69,4 +69,4 @@ TEST(ContainerUrlTest, AzureAndAzuriteForms) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::task_outputs_test

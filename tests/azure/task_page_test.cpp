@@ -12,7 +12,7 @@
 #include "azure/task_page.hpp"
 #include "task_compare.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::task_page_test {
 namespace {
 
 std::string fixture(const std::string& name) {
@@ -175,4 +175,4 @@ TEST(TaskPage, PagesParsedOnSeveralThreadsAreEachTheirOwn) {
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::task_page_test

@@ -14,7 +14,7 @@
 
 #include "azure/blob_client.hpp"
 
-namespace trainyard::azure {
+namespace trainyard::azure::user_delegation_key_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -99,4 +99,4 @@ TEST(UserDelegationKeyRequest, PostsTheValidityUnderTheTokenAndSignsWithTheAnswe
 }
 
 }  // namespace
-}  // namespace trainyard::azure
+}  // namespace trainyard::azure::user_delegation_key_test

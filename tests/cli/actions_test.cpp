@@ -9,7 +9,7 @@
 #include "azure/batch_client.hpp"
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::actions_test {
 namespace {
 
 class Actions : public Cli {
@@ -354,4 +354,4 @@ TEST_F(Actions, AutoscaleEnableShowsTheEvaluation) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::actions_test

@@ -6,7 +6,7 @@
 
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::bad_input_test {
 namespace {
 
 /// Every file under `dir` with its content (empty map when `dir` does not exist).
@@ -106,4 +106,4 @@ TEST_F(BadInput, ExistingRunsAreUntouchedByEveryBadFile) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::bad_input_test

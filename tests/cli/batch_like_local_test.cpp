@@ -9,7 +9,7 @@
 
 #include "batch_cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::batch_like_local_test {
 namespace {
 
 using nlohmann::json;
@@ -97,4 +97,4 @@ TEST_F(BatchLikeLocal, AJobSubmittedFromTheCliShowsItsTaskCountsAtOnce) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::batch_like_local_test

@@ -12,7 +12,7 @@
 
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::cli_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -327,4 +327,4 @@ TEST_F(Cli, DumpFrameRejectsBadSizeAndKeys) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::cli_test

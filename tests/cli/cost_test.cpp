@@ -9,7 +9,7 @@
 #include "cli_fixture.hpp"
 #include "store/store.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::cost_test {
 namespace {
 
 using testing_prices::FakePrices;
@@ -276,4 +276,4 @@ TEST_F(Cost, AnAccountWithoutARegionIsToldToSetOne) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::cost_test

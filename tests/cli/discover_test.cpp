@@ -11,7 +11,7 @@
 #include "../azure/emulator_process.hpp"
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::discover_test {
 namespace {
 
 using nlohmann::json;
@@ -136,4 +136,4 @@ TEST_F(DiscoverCli, AFailedDiscoveryKeepsTheLastListAndNoSecret) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::discover_test

@@ -8,7 +8,7 @@
 
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::hostile_output_test {
 namespace {
 
 // ESC ] 0;PWNED BEL, CSI 8m, C1 CSI (UTF-8), U+202E, U+200B, a newline: what JSON can carry.
@@ -303,4 +303,4 @@ TEST_F(HostileBatchCli, ServiceErrorsAreInertOnOneLine) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::hostile_output_test

@@ -13,7 +13,7 @@
 #include "azure/batch_client.hpp"
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::logs_remote_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -163,4 +163,4 @@ TEST_F(LogsRemote, ErrorsAreOneLine) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::logs_remote_test

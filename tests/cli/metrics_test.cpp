@@ -7,7 +7,7 @@
 
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::metrics_test {
 namespace {
 
 using nlohmann::json;
@@ -133,4 +133,4 @@ TEST_F(Cli, MetricsOfAnUnknownTaskIsAnError) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::metrics_test

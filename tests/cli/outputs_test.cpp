@@ -6,7 +6,7 @@
 #include "azure/storage_accounts.hpp"
 #include "batch_cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::outputs_test {
 namespace {
 
 class OutputsCli : public BatchCli {
@@ -93,4 +93,4 @@ TEST_F(OutputsCli, WithoutAStorageAccountTheNodeFilesStillShowAndANoteSaysWhy) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::outputs_test

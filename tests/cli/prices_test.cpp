@@ -4,7 +4,7 @@
 #include "../azure/fake_prices_server.hpp"
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::prices_test {
 namespace {
 
 using testing_prices::FakePrices;
@@ -143,4 +143,4 @@ TEST_F(Prices, BadInputIsRefusedInOneLine) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::prices_test

@@ -11,7 +11,7 @@
 
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::retry_rm_test {
 namespace {
 
 // Counts its runs in a file of the working directory, so each attempt prints its own number.
@@ -246,4 +246,4 @@ TEST_F(CliRetry, RmJobRemovesAJobOnceItHasNoRuns) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::retry_rm_test

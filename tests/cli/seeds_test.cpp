@@ -3,7 +3,7 @@
 // `--no-container` and the warnings of `--dry-run`.
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::seeds_test {
 namespace {
 
 class Seeds : public Cli {
@@ -202,4 +202,4 @@ TEST_F(Seeds, DryRunWarnsOfMpirunMissingForAMultiInstanceJob) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::seeds_test

@@ -9,7 +9,7 @@
 #include "batch_cli_fixture.hpp"
 #include "counting_proxy.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::small_commands_test {
 namespace {
 
 using nlohmann::json;
@@ -88,4 +88,4 @@ TEST_F(SmallCommands, OneConnectionServesAllTheRequestsOfACommand) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::small_commands_test

@@ -10,7 +10,7 @@
 
 #include "batch_cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::spot_test {
 namespace {
 
 using nlohmann::json;
@@ -166,4 +166,4 @@ TEST_F(Spot, LsTasksJsonKeepsTheFilesWithoutSignatures) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::spot_test

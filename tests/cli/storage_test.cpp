@@ -8,7 +8,7 @@
 #include "../azure/azurite_process.hpp"
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::storage_test {
 namespace {
 
 class StorageCli : public Cli {
@@ -143,4 +143,4 @@ TEST_F(StorageCli, CatShowsTextInertlyAndErrorsNameTheBlob) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::storage_test

@@ -7,7 +7,7 @@
 
 #include "batch_cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::submit_batch_test {
 namespace {
 
 using nlohmann::json;
@@ -127,4 +127,4 @@ TEST_F(SubmitBatch, ReadOnlySendsNothing) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::submit_batch_test

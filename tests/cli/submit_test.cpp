@@ -1,7 +1,7 @@
 // `trainyard submit`: the dry-run JSON contract, bad specs creating nothing, local round trips.
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::submit_test {
 namespace {
 
 class Submit : public Cli {
@@ -155,4 +155,4 @@ TEST_F(Submit, MissingFileIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::submit_test

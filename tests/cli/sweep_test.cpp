@@ -2,7 +2,7 @@
 // in the same job) whose runs print known losses and accuracies; the best is worked out by hand.
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::sweep_test {
 namespace {
 
 // Each point of `--curve` is LOSS/ACC: one `loss=… acc=…` line per point.
@@ -162,4 +162,4 @@ TEST_F(Sweep, PrintedParametersFollowTheCommandLines) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::sweep_test

@@ -11,7 +11,7 @@
 #include "azure/batch_client.hpp"
 #include "cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::sync_incremental_test {
 namespace {
 
 constexpr const char* kJob = "seed-sweep";
@@ -147,4 +147,4 @@ TEST_F(SyncIncremental, TheSummaryLineSaysWhichPassItWas) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::sync_incremental_test

@@ -14,7 +14,7 @@
 #include "azure/storage_accounts.hpp"
 #include "batch_cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::upload_test {
 namespace {
 
 using nlohmann::json;
@@ -316,4 +316,4 @@ TEST_F(UploadCli, AnAutoStorageWithoutAKeyIsRefusedAtStart) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::upload_test

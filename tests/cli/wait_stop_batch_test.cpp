@@ -8,7 +8,7 @@
 
 #include "batch_cli_fixture.hpp"
 
-namespace trainyard::clitest {
+namespace trainyard::clitest::wait_stop_batch_test {
 namespace {
 
 using nlohmann::json;
@@ -64,4 +64,4 @@ TEST_F(WaitStopBatch, RunAddsATaskThenWaitGivesItsExitCode) {
 }
 
 }  // namespace
-}  // namespace trainyard::clitest
+}  // namespace trainyard::clitest::wait_stop_batch_test

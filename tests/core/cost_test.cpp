@@ -3,7 +3,7 @@
 
 #include "core/cost.hpp"
 
-namespace trainyard {
+namespace trainyard::cost_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -51,4 +51,4 @@ TEST(RunsCost, APreemptedSpotRunAndItsRetryOnADedicatedNode) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::cost_test

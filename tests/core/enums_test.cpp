@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::enums_test {
 namespace {
 
 TEST(Enums, WireNamesAreLowercase) {
@@ -30,4 +30,4 @@ TEST(Enums, EveryValueRoundTrips) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::enums_test

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace trainyard {
+namespace trainyard::sanitizer_test {
 namespace {
 
 std::vector<std::string> texts(std::string_view input, SanitizerOptions options = {}) {
@@ -298,4 +298,4 @@ TEST(DisplayWidth, UsesWcwidthSemantics) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::sanitizer_test

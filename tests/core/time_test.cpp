@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::time_test {
 namespace {
 
 TEST(Time, FormatsIso8601WithSevenDigits) {
@@ -51,4 +51,4 @@ TEST(Time, Ages) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::time_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::utf8_test {
 namespace {
 
 TEST(Utf8, ValidTextHasNoInvalidByte) {
@@ -26,4 +26,4 @@ TEST(Utf8, NamesTheFirstBadByte) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::utf8_test

@@ -10,7 +10,7 @@
 
 #include "core/work_queue.hpp"
 
-namespace trainyard {
+namespace trainyard::work_queue_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -62,4 +62,4 @@ TEST(WorkQueue, SettleReturnsOnlyOnceTheOutcomeIsTold) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::work_queue_test

@@ -8,7 +8,7 @@
 
 #include "autoscale_test_util.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::autoscale_garbage_test {
 namespace {
 
 using autoscale_test::eval;
@@ -182,4 +182,4 @@ TEST(AutoscaleGarbage, GeneratedFormulasEvaluateOrFailCleanly) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::autoscale_garbage_test

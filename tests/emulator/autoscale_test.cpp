@@ -12,7 +12,7 @@
 
 #include "autoscale_test_util.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::autoscale_test {
 namespace {
 
 using autoscale_test::eval;
@@ -543,4 +543,4 @@ TEST(AutoscaleSubset, IsDescribed) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::autoscale_test

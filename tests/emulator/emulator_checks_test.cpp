@@ -5,7 +5,7 @@
 #include "emulator/emulator.hpp"
 #include "emulator/shared_key_check.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::emulator_checks_test {
 namespace {
 
 TEST(LoopbackAddress, TakesEveryLoopbackForm) {
@@ -32,4 +32,4 @@ TEST(SameSecret, EqualOnlyWhenEveryByteIs) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::emulator_checks_test

@@ -15,7 +15,7 @@
 
 #include "emulator/emulator.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::emulator_socket_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -120,4 +120,4 @@ TEST(EmulatorSockets, OneConnectionServesManyRequests) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::emulator_socket_test

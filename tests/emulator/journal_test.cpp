@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace trainyard::emu {
+namespace trainyard::emu::journal_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -115,4 +115,4 @@ TEST_F(JournalTest, DroppingKeepsOnlyEntriesASnapshotDoesNotHold) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::journal_test

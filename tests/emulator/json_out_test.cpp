@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace trainyard::emu {
+namespace trainyard::emu::json_out_test {
 namespace {
 
 std::string literal(std::string_view s) {
@@ -78,4 +78,4 @@ TEST(JsonOut, SelectKeepsTheNamedTopLevelPropertiesOnly) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::json_out_test

@@ -8,7 +8,7 @@
 
 #include "emulator/odata_filter.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::odata_filter_robustness_test {
 namespace {
 
 // One value of each kind a lookup can give (the time is 2020-01-01T00:00:00Z).
@@ -94,4 +94,4 @@ TEST(OdataFilterRobustness, RandomTokenSoupNeverCrashes) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::odata_filter_robustness_test

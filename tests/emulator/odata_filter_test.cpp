@@ -63,7 +63,7 @@ __attribute__((noinline)) void operator delete[](void* p, std::size_t) noexcept 
 }
 #endif
 
-namespace trainyard::emu {
+namespace trainyard::emu::odata_filter_test {
 namespace {
 
 using Props = std::map<std::string, FilterValue, std::less<>>;
@@ -636,4 +636,4 @@ TEST(OdataFilterSyntax, ErrorMessagesClipAndSanitizeInput) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::odata_filter_test

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-namespace trainyard::emu {
+namespace trainyard::emu::paging_test {
 namespace {
 
 using Entries = std::map<std::string, int>;
@@ -66,4 +66,4 @@ TEST(Paging, AnEmptyListAndAResumePointPastTheEnd) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::paging_test

@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace trainyard::emu {
+namespace trainyard::emu::shared_key_check_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -509,4 +509,4 @@ TEST(Rfc1123, RejectsMalformedDates) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::shared_key_check_test

@@ -15,7 +15,7 @@
 #include "durable_file.hpp"
 #include "state_fields.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::state_file_test {
 namespace {
 
 std::string failure_of(const nlohmann::json& doc, const std::function<void(const Fields&)>& read) {
@@ -85,4 +85,4 @@ TEST(ReplaceFile, OwnerOnlyEvenOverAStaleWorldReadableTemporary) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::state_file_test

@@ -11,7 +11,7 @@
 #include "core/time.hpp"
 #include "task_files.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::task_files_test {
 namespace {
 
 using nlohmann::json;
@@ -133,4 +133,4 @@ TEST(AutoStorage, TheContainerUrlCarriesAReadAndListSas) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::task_files_test

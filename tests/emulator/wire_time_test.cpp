@@ -11,7 +11,7 @@
 #include "core/time.hpp"
 #include "emulator/odata_filter.hpp"
 
-namespace trainyard::emu {
+namespace trainyard::emu::wire_time_test {
 namespace {
 
 constexpr int64_t kSecond = 1'000'000;
@@ -137,4 +137,4 @@ TEST(WireTime, TheClientsSinceFilterSelectsFromItsInstant) {
 }
 
 }  // namespace
-}  // namespace trainyard::emu
+}  // namespace trainyard::emu::wire_time_test

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace trainyard {
+namespace trainyard::busy_retry_test {
 namespace {
 
 using std::chrono::milliseconds;
@@ -56,4 +56,4 @@ TEST(BusyRetry, OtherErrorsAreNotRetried) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::busy_retry_test

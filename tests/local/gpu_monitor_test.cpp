@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::gpu_monitor_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -150,4 +150,4 @@ TEST(GpuMonitor, ThrowingCallbackDoesNotStopSampling) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::gpu_monitor_test

@@ -11,7 +11,7 @@
 #include "local/gpu_monitor.hpp"
 #include "local/nvml_source.hpp"
 
-namespace trainyard {
+namespace trainyard::gpu_nvml_test {
 namespace {
 
 constexpr uint64_t kGiB = 1ULL << 30;
@@ -274,4 +274,4 @@ TEST(Nvml, MonitorWithoutNvmlIsUnavailable) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::gpu_nvml_test

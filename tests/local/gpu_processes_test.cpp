@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::gpu_processes_test {
 namespace {
 
 constexpr uint32_t kMe = 1000, kOther = 1001;
@@ -118,4 +118,4 @@ TEST(GpuProcesses, BusyByForeign) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::gpu_processes_test

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::task_environment_test {
 namespace {
 
 using Env = std::vector<std::string>;
@@ -25,4 +25,4 @@ TEST(ScrubEnvironment, SecretNamesMatchWholeNamesOnly) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::task_environment_test

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace trainyard::spec {
+namespace trainyard::spec::batch_ai_test {
 namespace {
 
 using nlohmann::json;
@@ -227,4 +227,4 @@ TEST(BatchAiErrors, Malformed) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::batch_ai_test

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-namespace trainyard::spec {
+namespace trainyard::spec::batch_json_test {
 namespace {
 
 using nlohmann::json;
@@ -186,4 +186,4 @@ TEST(BatchJsonErrors, DuplicateKeysAndMissingFile) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::batch_json_test

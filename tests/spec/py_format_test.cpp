@@ -12,7 +12,7 @@
 
 #include "shipyard_python.hpp"
 
-namespace trainyard::spec {
+namespace trainyard::spec::py_format_test {
 namespace {
 
 using testing::have_python;
@@ -124,4 +124,4 @@ TEST(PyFormatTest, FormatSpecsMatchPython) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::py_format_test

@@ -12,7 +12,7 @@
 #include "shipyard_python.hpp"
 #include "spec/py_format.hpp"
 
-namespace trainyard::spec {
+namespace trainyard::spec::py_random_test {
 namespace {
 
 using testing::have_python;
@@ -168,4 +168,4 @@ TEST(PyRandomTest, KnownFirstValueOfSeedZero) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::py_random_test

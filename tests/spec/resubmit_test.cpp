@@ -3,7 +3,7 @@
 
 #include "spec/resubmit.hpp"
 
-namespace trainyard::spec {
+namespace trainyard::spec::resubmit_test {
 namespace {
 
 SpecTask task(const std::string& id, const std::string& command, bool generated = false) {
@@ -90,4 +90,4 @@ TEST(Resubmit, AGivenIdTakenByAnotherCommandIsAConflict) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::resubmit_test

@@ -11,7 +11,7 @@ void PrintTo(const NameValue& p, std::ostream* os) {
   *os << "{" << p.name << "=" << p.value << "}";
 }
 
-namespace spec {
+namespace spec::run_params_test {
 namespace {
 
 using Params = std::vector<NameValue>;
@@ -85,5 +85,5 @@ TEST(PositionalParameters, NamedAfterTheFlagWithTheSameValue) {
 }
 
 }  // namespace
-}  // namespace spec
+}  // namespace spec::run_params_test
 }  // namespace trainyard

@@ -5,7 +5,7 @@
 
 #include "spec/shipyard.hpp"
 
-namespace trainyard::spec {
+namespace trainyard::spec::shipyard_errors_test {
 namespace {
 
 std::string error_of(const std::string& yaml) {
@@ -116,4 +116,4 @@ TEST(ShipyardErrorsTest, SweepTooLarge) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::shipyard_errors_test

@@ -8,7 +8,7 @@
 #include "shipyard_python.hpp"
 #include "spec/shipyard.hpp"
 
-namespace trainyard::spec {
+namespace trainyard::spec::shipyard_random_test {
 namespace {
 
 using testing::have_python;
@@ -98,4 +98,4 @@ TEST(ShipyardRandomTest, ParametersRecordTheValueText) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::shipyard_random_test

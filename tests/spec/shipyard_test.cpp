@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-namespace trainyard::spec {
+namespace trainyard::spec::shipyard_test {
 namespace {
 
 std::string fixture(const std::string& name) {
@@ -179,4 +179,4 @@ TEST(ShipyardTest, WireJsonOfAParsedJob) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::shipyard_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard::spec {
+namespace trainyard::spec::source_map_test {
 namespace {
 
 TEST(SpecError, OneLineWithFileLineColumnAndField) {
@@ -52,4 +52,4 @@ TEST(SourceMap, UnicodeEscapesInKeys) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::source_map_test

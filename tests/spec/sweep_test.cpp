@@ -8,7 +8,7 @@
 
 #include "shipyard_python.hpp"
 
-namespace trainyard::spec {
+namespace trainyard::spec::sweep_test {
 namespace {
 
 using testing::have_python;
@@ -89,4 +89,4 @@ TEST(SweepTest, OrderMatchesItertools) {
 }
 
 }  // namespace
-}  // namespace trainyard::spec
+}  // namespace trainyard::spec::sweep_test

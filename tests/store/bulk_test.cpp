@@ -4,7 +4,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::bulk_test {
 namespace {
 
 using testing::at_seconds;
@@ -90,4 +90,4 @@ TEST_F(StoreBulk, HundredThousandTasksInOneWrite) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::bulk_test

@@ -8,7 +8,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::concurrency_test {
 namespace {
 
 using testing::bare_task;
@@ -146,4 +146,4 @@ TEST(StoreConcurrentOpen, ManyConnectionsOpenAFreshFileAtOnce) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::concurrency_test

@@ -2,7 +2,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::entities_test {
 namespace {
 
 using testing::at_seconds;
@@ -281,4 +281,4 @@ TEST_F(StoreEntities, LocalRunRoundTrip) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::entities_test

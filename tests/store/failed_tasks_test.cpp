@@ -2,7 +2,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::failed_tasks_test {
 namespace {
 
 using testing::at_seconds;
@@ -36,4 +36,4 @@ TEST_F(StoreFailedTasks, AJobsFailuresLatestFirst) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::failed_tasks_test

@@ -2,7 +2,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::grouped_counts_test {
 namespace {
 
 using testing::bare_task;
@@ -100,4 +100,4 @@ TEST_F(StoreGroupedCounts, JobListKeepsEachJobsMetadata) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::grouped_counts_test

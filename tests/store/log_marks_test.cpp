@@ -3,7 +3,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::log_marks_test {
 namespace {
 
 using testing::at_seconds;
@@ -57,4 +57,4 @@ TEST_F(StoreLogMarks, RemovingTheTaskRemovesItsMarks) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_marks_test

@@ -3,7 +3,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard::testing {
+namespace trainyard::testing::metrics_test {
 namespace {
 
 using StoreMetrics = StoreTest;
@@ -130,4 +130,4 @@ TEST_F(StoreMetrics, CurrentAttemptOfLocalAndBatchTasks) {
 }
 
 }  // namespace
-}  // namespace trainyard::testing
+}  // namespace trainyard::testing::metrics_test

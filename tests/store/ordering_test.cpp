@@ -4,7 +4,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::ordering_test {
 namespace {
 
 using testing::at_seconds;
@@ -139,4 +139,4 @@ TEST_F(StoreOrdering, AnOlderNodeSnapshotLeavesTheNewerRowAlone) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::ordering_test

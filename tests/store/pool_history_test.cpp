@@ -4,7 +4,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::pool_history_test {
 namespace {
 
 using testing::at_seconds;
@@ -112,4 +112,4 @@ TEST_F(StoreTaskTimeline, RetriesAndRequeuesHaveTheirOwnRows) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::pool_history_test

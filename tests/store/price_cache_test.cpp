@@ -5,7 +5,7 @@
 #include "fixtures.hpp"
 #include "store/price_cache.hpp"
 
-namespace trainyard::testing {
+namespace trainyard::testing::price_cache_test {
 namespace {
 
 constexpr const char* kSize = "Standard_NC4as_T4_v3";
@@ -102,4 +102,4 @@ TEST_F(PriceCacheTest, AnEmptyAnswerIsRememberedAsAsked) {
 }
 
 }  // namespace
-}  // namespace trainyard::testing
+}  // namespace trainyard::testing::price_cache_test

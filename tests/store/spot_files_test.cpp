@@ -3,7 +3,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::spot_files_test {
 namespace {
 
 using testing::at_seconds;
@@ -123,4 +123,4 @@ TEST_F(StoreSpotFiles, PreemptedNodesOfAnAccount) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::spot_files_test

@@ -3,7 +3,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::subtasks_test {
 namespace {
 
 using testing::at_seconds;
@@ -87,4 +87,4 @@ TEST_F(StoreSubtasks, DeletedWithTheirTaskAndJob) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::subtasks_test

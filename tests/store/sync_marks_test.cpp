@@ -2,7 +2,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::sync_marks_test {
 namespace {
 
 using testing::at_seconds;
@@ -74,4 +74,4 @@ TEST_F(StoreSyncMarks, DeletingAJobOrPoolDropsItsMark) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::sync_marks_test

@@ -8,7 +8,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::task_batch_test {
 namespace {
 
 using testing::at_seconds;
@@ -259,4 +259,4 @@ TEST_F(StoreTaskBatch, APageTakesAFewStatementsNotSeveralPerTask) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::task_batch_test

@@ -3,7 +3,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::task_order_test {
 namespace {
 
 using testing::bare_task;
@@ -133,4 +133,4 @@ TEST_F(StoreOrder, KeysetPagesByRetriesDescending) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::task_order_test

@@ -5,7 +5,7 @@
 
 #include "fixtures.hpp"
 
-namespace trainyard {
+namespace trainyard::tasks_test {
 namespace {
 
 using testing::at_seconds;
@@ -228,4 +228,4 @@ TEST_F(StoreTasks, DeleteJobRemovesTasksAndDependents) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::tasks_test

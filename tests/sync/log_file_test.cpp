@@ -9,7 +9,7 @@
 #include <random>
 #include <string>
 
-namespace trainyard {
+namespace trainyard::log_file_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -296,4 +296,4 @@ TEST(LogFile, OverlongLineIsCut) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_file_test

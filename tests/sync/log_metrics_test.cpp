@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::log_metrics_test {
 namespace {
 
 class LogMetricsTest : public ::testing::Test {
@@ -223,4 +223,4 @@ TEST_F(LogMetricsTest, ANamePrintedAgainIsAMetricFromItsFirstLine) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_metrics_test

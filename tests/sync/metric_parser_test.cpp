@@ -8,7 +8,7 @@
 
 #include "core/sanitizer.hpp"
 
-namespace trainyard {
+namespace trainyard::metric_parser_test {
 namespace {
 
 using Points = std::vector<ParsedMetric>;
@@ -191,4 +191,4 @@ TEST(MetricFixtures, PlainPrint) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::metric_parser_test

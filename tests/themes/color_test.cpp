@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::color_test {
 namespace {
 
 TEST(ColorDepth, NoColorWins) {
@@ -69,4 +69,4 @@ TEST(Downgrade, MonoAndDefault) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::color_test

@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::bars_test {
 namespace {
 
 using std::chrono::seconds;
@@ -87,4 +87,4 @@ TEST(HintBar, DropsWhatDoesNotFit) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::bars_test

@@ -6,7 +6,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::charts_test {
 namespace {
 
 std::vector<double> loss_curve(int n, double scale) {
@@ -106,4 +106,4 @@ TEST(Gauge, Narrow) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::charts_test

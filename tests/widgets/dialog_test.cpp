@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::dialog_test {
 namespace {
 
 DialogVm delete_dialog() {
@@ -44,4 +44,4 @@ TEST(Dialog, NarrowCjk) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::dialog_test

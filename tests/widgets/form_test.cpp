@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::form_test {
 namespace {
 
 std::optional<std::string> positive_int(const std::string& s) {
@@ -117,4 +117,4 @@ TEST(Form, Narrow) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::form_test

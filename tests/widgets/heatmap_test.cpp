@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::heatmap_test {
 namespace {
 
 std::string row(const Canvas& c, int y) {
@@ -62,4 +62,4 @@ TEST(ProgressBar, PercentOfFinished) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::heatmap_test

@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::help_overlay_test {
 namespace {
 
 HelpVm help() {
@@ -33,4 +33,4 @@ TEST(HelpOverlay, TooSmallIsMarked) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::help_overlay_test

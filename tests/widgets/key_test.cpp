@@ -4,7 +4,7 @@
 
 #include "widgets/line_edit.hpp"
 
-namespace trainyard {
+namespace trainyard::key_test {
 namespace {
 
 TEST(Key, ParsesTmuxNames) {
@@ -69,4 +69,4 @@ TEST(LineEdit, EditsAtTheCursor) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::key_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::log_roles_test {
 namespace {
 
 // The role of the first styled run of `bytes` (one line).
@@ -87,4 +87,4 @@ TEST(LogRoles, LineSplitsIntoRuns) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_roles_test

@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::log_view_test {
 namespace {
 
 LogViewVm sample() {
@@ -65,4 +65,4 @@ TEST(LogView, TimesWrappedAndScrolled) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::log_view_test

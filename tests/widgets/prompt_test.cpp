@@ -5,7 +5,7 @@
 #include "snapshot.hpp"
 #include "widgets/line_edit.hpp"
 
-namespace trainyard {
+namespace trainyard::prompt_test {
 namespace {
 
 TEST(CommandLine, TypedWithHint) {
@@ -49,4 +49,4 @@ TEST(FilterLine, Narrow) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::prompt_test

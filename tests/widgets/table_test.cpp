@@ -4,7 +4,7 @@
 
 #include "snapshot.hpp"
 
-namespace trainyard {
+namespace trainyard::table_test {
 namespace {
 
 std::vector<Column> task_columns() {
@@ -137,4 +137,4 @@ TEST(Table, EnumColumnShowsShortFormsWhenNarrow) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::table_test

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace trainyard {
+namespace trainyard::text_test {
 namespace {
 
 TEST(Text, WidthsFollowWcwidthInUtf8) {
@@ -64,4 +64,4 @@ TEST(Text, WrapWords) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::text_test

@@ -21,6 +21,8 @@
 #include <fmt/format.h>
 
 #include "bearer_credential.hpp"
+#include "core/text.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 
@@ -33,11 +35,6 @@ constexpr int kCacheVersion = 1;
 
 Timestamp wall_now() {
   return std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
-}
-
-std::string trim_slashes(std::string s) {
-  while (!s.empty() && s.back() == '/') s.pop_back();
-  return s;
 }
 
 // `https://host:port` of `url`, for the same-host check on nextLinks.
@@ -68,17 +65,12 @@ bool plain_host(const std::string& s) {
   });
 }
 
-std::string json_string(const json& o, const char* key) {
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // `GET https://management.azure.com/subscriptions/x/…: HTTP 401 AuthenticationFailed: …`.
 Error arm_error(const std::string& method, const std::string& url, const HttpResponse& r) {
   json body = json::parse(r.body, nullptr, false);
   const json* err = body.is_object() && body.contains("error") ? &body["error"] : nullptr;
-  std::string code = err && err->is_object() ? json_string(*err, "code") : "";
-  std::string text = err && err->is_object() ? json_string(*err, "message") : "";
+  std::string code = err && err->is_object() ? detail::string_field(*err, "code") : "";
+  std::string text = err && err->is_object() ? detail::string_field(*err, "message") : "";
   std::string message = fmt::format("{} {}: HTTP {}", method, redact_url(url), r.status);
   if (!code.empty()) message += " " + first_line_for_message(code, 80);
   if (!text.empty()) message += ": " + first_line_for_message(text);
@@ -173,7 +165,7 @@ Result<ArmReader::Listing> ArmReader::list_all(std::string url, bool may_skip) {
       return make_error(ErrorKind::Parse,
                         fmt::format("GET {}: the answer has no \"value\" list", redact_url(url)));
     for (auto& item : body["value"]) out.items.push_back(std::move(item));
-    std::string next = json_string(body, "nextLink");
+    std::string next = detail::string_field(body, "nextLink");
     if (next.empty()) return out;
     TY_TRY(check_next(next, url));
     url = std::move(next);
@@ -207,7 +199,7 @@ std::string resource_group_of(const std::string& id) {
 Result<std::string> account_endpoint(const std::string& given, const std::string& management) {
   std::string host = given;
   if (auto sep = given.find("://"); sep != std::string::npos) host = given.substr(sep + 3);
-  host = trim_slashes(host);
+  host = trim_trailing(host, '/');
   if (!plain_host(host))
     return make_error(ErrorKind::Parse, fmt::format("accountEndpoint '{}' is not a host",
                                                     first_line_for_message(given, 80)));
@@ -266,20 +258,20 @@ std::string storage_account_of(const std::string& resource_id) {
 std::string auto_storage_of(const json& props) {
   auto auto_storage = props.find("autoStorage");
   if (auto_storage == props.end() || !auto_storage->is_object()) return "";
-  return storage_account_of(json_string(*auto_storage, "storageAccountId"));
+  return storage_account_of(detail::string_field(*auto_storage, "storageAccountId"));
 }
 
 Result<DiscoveredAccount> to_account(const json& a, const std::string& subscription,
                                      const DiscoveryOptions& o) {
   if (!a.is_object()) return make_error(ErrorKind::Parse, "an account that is not an object");
   DiscoveredAccount d;
-  d.config.name = json_string(a, "name");
+  d.config.name = detail::string_field(a, "name");
   if (!plain_id(d.config.name) || d.config.name == "local")
     return make_error(ErrorKind::Parse, fmt::format("account name '{}' is not usable",
                                                     first_line_for_message(d.config.name, 80)));
   auto props = a.find("properties");
   bool has_props = props != a.end() && props->is_object();
-  auto endpoint = account_endpoint(has_props ? json_string(*props, "accountEndpoint") : "",
+  auto endpoint = account_endpoint(has_props ? detail::string_field(*props, "accountEndpoint") : "",
                                    o.management_endpoint);
   if (!endpoint)
     return make_error(endpoint.error().kind,
@@ -289,8 +281,8 @@ Result<DiscoveredAccount> to_account(const json& a, const std::string& subscript
   d.config.auth = batch_auth(o.account_auth);
   d.config.origin = AccountOrigin::Discovery;
   d.subscription = subscription;
-  d.resource_group = first_line_for_message(resource_group_of(json_string(a, "id")), 90);
-  d.location = first_line_for_message(json_string(a, "location"), 64);
+  d.resource_group = first_line_for_message(resource_group_of(detail::string_field(a, "id")), 90);
+  d.location = first_line_for_message(detail::string_field(a, "location"), 64);
   if (is_region_name(d.location)) d.config.region = d.location;
   if (has_props) d.quotas = quotas_of(*props);
   if (has_props) d.config.auto_storage = auto_storage_of(*props);
@@ -304,13 +296,13 @@ Result<std::vector<std::string>> list_subscriptions(ArmReader& arm, const Discov
         return make_error(ErrorKind::Usage, fmt::format("'{}' is not a subscription id", s));
     return o.subscriptions;
   }
-  auto base = trim_slashes(o.management_endpoint);
+  auto base = trim_trailing(o.management_endpoint, '/');
   auto listing = arm.list_all(
       base + "/subscriptions?api-version=" + url_encode(o.subscriptions_api_version), false);
   if (!listing) return listing.error();
   std::vector<std::string> ids;
   for (const auto& s : listing->items) {
-    std::string id = s.is_object() ? json_string(s, "subscriptionId") : "";
+    std::string id = s.is_object() ? detail::string_field(s, "subscriptionId") : "";
     if (plain_id(id, 128)) ids.push_back(id);
   }
   return ids;
@@ -319,14 +311,14 @@ Result<std::vector<std::string>> list_subscriptions(ArmReader& arm, const Discov
 // SharedKey discovery only: the account's primary key, kept in its config and nowhere else.
 void attach_key(ArmReader& arm, const DiscoveryOptions& o, const json& a, DiscoveredAccount& d,
                 std::vector<std::string>& notes) {
-  std::string id = json_string(a, "id");
+  std::string id = detail::string_field(a, "id");
   if (id.rfind("/subscriptions/", 0) != 0 || id.find_first_of("?#") != std::string::npos) {
     notes.push_back(fmt::format("account {}: no usable resource id; no key", d.config.name));
     return;
   }
-  auto keys = arm.post(trim_slashes(o.management_endpoint) + id +
+  auto keys = arm.post(trim_trailing(o.management_endpoint, '/') + id +
                        "/listKeys?api-version=" + url_encode(o.batch_api_version));
-  std::string primary = keys ? json_string(*keys, "primary") : "";
+  std::string primary = keys ? detail::string_field(*keys, "primary") : "";
   if (primary.empty()) {
     notes.push_back(fmt::format("account {}: no key ({}); it keeps token auth", d.config.name,
                                 keys ? "none in the answer" : keys.error().message));
@@ -342,7 +334,7 @@ Result<void> discover_in(ArmReader& arm, const DiscoveryOptions& o, const std::s
                          DiscoveryResult& out) {
   auto url = fmt::format(
       "{}/subscriptions/{}/providers/Microsoft.Batch/batchAccounts?api-version={}",
-      trim_slashes(o.management_endpoint), url_encode(sub), url_encode(o.batch_api_version));
+      trim_trailing(o.management_endpoint, '/'), url_encode(sub), url_encode(o.batch_api_version));
   auto listing = arm.list_all(url, true);
   if (!listing) return listing.error();
   if (listing->skipped) {
@@ -425,7 +417,7 @@ Result<AuthConfig> parse_discovery_auth(const json& auth, const std::string& sou
 }
 
 std::string discovery_cache_path(const std::string& data_dir) {
-  return trim_slashes(data_dir) + "/" + kDiscoveryCacheFile;
+  return trim_trailing(data_dir, '/') + "/" + kDiscoveryCacheFile;
 }
 
 namespace {
@@ -471,8 +463,8 @@ Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
   const std::string ptr = fmt::format("/accounts/{}", i);
   if (!e.is_object()) return parse_at(path, ptr, "expected an object");
   DiscoveredAccount d;
-  d.config.name = json_string(e, "name");
-  d.config.endpoint = json_string(e, "endpoint");
+  d.config.name = detail::string_field(e, "name");
+  d.config.endpoint = detail::string_field(e, "endpoint");
   if (!plain_id(d.config.name) || d.config.name == "local")
     return parse_at(path, ptr + "/name", "not a usable account name");
   if (auto ok = check_url_allowed(d.config.endpoint); !ok)
@@ -481,13 +473,13 @@ Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
       e.contains("emulator") && e["emulator"].is_boolean() && e["emulator"].get<bool>();
   d.config.auth = batch_auth(auth);
   d.config.origin = AccountOrigin::Discovery;
-  d.subscription = json_string(e, "subscription");
-  d.resource_group = json_string(e, "resourceGroup");
-  d.location = json_string(e, "location");
+  d.subscription = detail::string_field(e, "subscription");
+  d.resource_group = detail::string_field(e, "resourceGroup");
+  d.location = detail::string_field(e, "location");
   if (is_region_name(d.location)) d.config.region = d.location;
   if (auto q = e.find("quotas"); q != e.end() && q->is_object()) d.quotas = quotas_of(*q);
   d.config.auto_storage = storage_account_of("/providers/Microsoft.Storage/storageAccounts/" +
-                                             json_string(e, "autoStorage"));
+                                             detail::string_field(e, "autoStorage"));
   return d;
 }
 

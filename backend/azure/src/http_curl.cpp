@@ -8,6 +8,7 @@
 #include <string>
 
 #include "azure/http.hpp"
+#include "signing.hpp"
 
 namespace trainyard::azure {
 
@@ -96,15 +97,6 @@ Slist build_headers(const HttpRequest& req) {
   return ok ? std::move(list) : Slist();
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
 // One raw header line from curl. A status line starts a new response: the headers of a
 // `100 Continue` (or any earlier interim response) are dropped.
 void add_header_line(std::string_view line, Headers& headers) {
@@ -113,7 +105,7 @@ void add_header_line(std::string_view line, Headers& headers) {
     return;
   }
   bool folded = !line.empty() && (line.front() == ' ' || line.front() == '\t');
-  line = trim(line);
+  line = signing::trim(line);
   if (line.empty()) return;
   if (folded && !headers.empty()) {
     headers.back().second += " " + std::string(line);
@@ -121,8 +113,8 @@ void add_header_line(std::string_view line, Headers& headers) {
   }
   size_t colon = line.find(':');
   if (colon == std::string_view::npos) return;
-  headers.emplace_back(std::string(trim(line.substr(0, colon))),
-                       std::string(trim(line.substr(colon + 1))));
+  headers.emplace_back(std::string(signing::trim(line.substr(0, colon))),
+                       std::string(signing::trim(line.substr(colon + 1))));
 }
 
 // Removes `secret` (the query, where a SAS signature lives) from curl's text, should it be there.

@@ -113,10 +113,6 @@ TaskAddResult read_add_result(const JsonFields& f) {
   return r;
 }
 
-Error caught(const std::exception& e) {
-  return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
-}
-
 }  // namespace
 
 Result<void> detail::check_body_limits(std::string_view body) {
@@ -137,7 +133,7 @@ Result<json> parse_json_body(std::string_view body) try {
 } catch (const json::parse_error& e) {
   return make_error(ErrorKind::Parse, fmt::format("not JSON at byte {}", e.byte));
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 Result<ListPage> parse_list_page(std::string_view body) try {
@@ -153,7 +149,7 @@ Result<ListPage> parse_list_page(std::string_view body) try {
   page.items = std::move(doc->at("value").get_ref<json::array_t&>());
   return page;
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 Result<BatchError> parse_batch_error(std::string_view body) try {
@@ -164,7 +160,7 @@ Result<BatchError> parse_batch_error(std::string_view body) try {
   if (err) return *err;
   return e;
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 Result<std::vector<TaskAddResult>> parse_task_add_results(std::string_view body) try {
@@ -178,7 +174,7 @@ Result<std::vector<TaskAddResult>> parse_task_add_results(std::string_view body)
   if (err) return *err;
   return out;
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 }  // namespace trainyard::azure

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "azure/parse.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 namespace {
@@ -66,10 +67,6 @@ std::string node_error(const JsonFields& f) {
   return out;
 }
 
-Error caught(const std::exception& e) {
-  return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
-}
-
 }  // namespace
 
 Result<Pool> parse_pool(const json& j, const std::string& account) try {
@@ -93,7 +90,7 @@ Result<Pool> parse_pool(const json& j, const std::string& account) try {
   if (err) return *err;
   return p;
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 Result<Node> parse_node(const json& j, const std::string& account, const std::string& pool) try {
@@ -117,7 +114,7 @@ Result<Node> parse_node(const json& j, const std::string& account, const std::st
   if (err) return *err;
   return n;
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 Result<Job> parse_job(const json& j, const std::string& account) try {
@@ -141,7 +138,7 @@ Result<Job> parse_job(const json& j, const std::string& account) try {
   if (err) return *err;
   return job;
 } catch (const std::exception& e) {
-  return caught(e);
+  return detail::unreadable_json(e);
 }
 
 }  // namespace trainyard::azure

@@ -87,6 +87,15 @@ std::string escape_pointer_token(std::string_view key) {
 
 namespace detail {
 
+Error unreadable_json(const std::exception& e) {
+  return make_error(ErrorKind::Parse, fmt::format("unreadable JSON: {}", e.what()));
+}
+
+std::string string_field(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string a_type(json::value_t t) {
   return azure::a_type(json(t));  // the json overload above
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,12 @@
 #include "core/time.hpp"
 
 namespace trainyard::azure::detail {
+
+/// The error for a body nlohmann refused or a value it could not convert.
+Error unreadable_json(const std::exception& e);
+
+/// The string member `key` of object `o`; empty when it is missing or not a string.
+std::string string_field(const nlohmann::json& o, const char* key);
 
 /// "an object", "a string", "null": a JSON value's type as messages people read word it.
 std::string a_type(nlohmann::json::value_t t);

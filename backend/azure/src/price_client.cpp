@@ -31,7 +31,7 @@ bool plain_name(const std::string& s) {
 
 // `https://host:port`, lowercased, with the scheme's default port spelled out, so that the API's
 // own `https://prices.azure.com:443/…` links match `https://prices.azure.com`.
-std::string origin(std::string_view url) {
+std::string origin_with_port(std::string_view url) {
   auto sep = url.find("://");
   std::string scheme = ascii_lowercase(sep == std::string_view::npos ? "" : url.substr(0, sep));
   std::string host = ascii_lowercase(url_host(url));
@@ -87,7 +87,7 @@ Result<HttpResponse> PriceReader::get(const std::string& url) {
 }
 
 Result<void> PriceReader::check_next(const std::string& next, const std::string& current) const {
-  if (origin(next) == origin(options_.endpoint)) return ok_result();
+  if (origin_with_port(next) == origin_with_port(options_.endpoint)) return ok_result();
   return make_error(
       ErrorKind::Parse,
       fmt::format("prices: GET {}: NextPageLink {} leaves {}; not followed", redact_url(current),

@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 
+#include "signing.hpp"
+
 namespace trainyard::azure {
 
 namespace {
@@ -18,15 +20,9 @@ using std::chrono::system_clock;
 // Large enough for any sane delay, small enough that milliseconds of it cannot overflow.
 constexpr int64_t kMaxCount = 1'000'000'000'000;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // A non-negative decimal integer, saturating at kMaxCount; nullopt for anything else.
 std::optional<int64_t> parse_count(std::string_view s) {
-  s = trim(s);
+  s = signing::trim(s);
   if (s.empty()) return std::nullopt;
   int64_t value = 0;
   for (char c : s) {
@@ -125,7 +121,7 @@ std::optional<milliseconds> parse_retry_after(std::string_view value,
                                               system_clock::time_point now) {
   if (auto seconds = parse_count(value))
     return milliseconds{std::min(*seconds, kMaxCount / 1000) * 1000};
-  auto when = parse_http_date(trim(value));
+  auto when = parse_http_date(signing::trim(value));
   if (!when) return std::nullopt;
   if (*when <= now) return milliseconds{0};
   return std::chrono::ceil<milliseconds>(*when - now);

@@ -62,11 +62,6 @@ Result<StorageConnection> development_storage(const Parts& parts, std::string_vi
   return StorageConnection{kDevStoreAccount, kDevStoreBlobEndpoint, kDevStoreKey, "", false};
 }
 
-std::string trim_slashes(std::string s) {
-  while (!s.empty() && s.back() == '/') s.pop_back();
-  return s;
-}
-
 // The endpoint, account, key and SAS the parts name; completeness is checked by the caller.
 Result<StorageConnection> from_parts(const Parts& parts, std::string_view label) {
   std::string dev = get(parts, "USEDEVELOPMENTSTORAGE");
@@ -78,7 +73,7 @@ Result<StorageConnection> from_parts(const Parts& parts, std::string_view label)
   c.account_key = get(parts, "ACCOUNTKEY");
   c.sas_token = get(parts, "SHAREDACCESSSIGNATURE");
   if (c.sas_token.starts_with('?')) c.sas_token.erase(0, 1);
-  c.blob_endpoint = trim_slashes(get(parts, "BLOBENDPOINT"));
+  c.blob_endpoint = trim_trailing(get(parts, "BLOBENDPOINT"), '/');
   std::string protocol = ascii_lowercase(get(parts, "DEFAULTENDPOINTSPROTOCOL"));
   if (!protocol.empty() && protocol != "https" && protocol != "http")
     return refuse(label, "DefaultEndpointsProtocol must be https or http");

@@ -10,6 +10,7 @@
 
 #include "azure/credentials.hpp"
 #include "bearer_credential.hpp"
+#include "parse_values.hpp"
 
 namespace trainyard::azure {
 
@@ -51,15 +52,10 @@ std::optional<Timestamp> token_expiry(const json& body, Timestamp now) {
   return std::nullopt;
 }
 
-std::string json_string(const json& body, const char* name) {
-  auto it = body.find(name);
-  return it != body.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // `invalid_client: AADSTS7000215: Invalid client secret provided.` from an OAuth error body.
 std::string oauth_error_text(const json& body) {
-  std::string code = first_line_for_message(json_string(body, "error"), 80);
-  std::string text = first_line_for_message(json_string(body, "error_description"));
+  std::string code = first_line_for_message(detail::string_field(body, "error"), 80);
+  std::string text = first_line_for_message(detail::string_field(body, "error_description"));
   if (code.empty()) return text;
   return text.empty() ? code : fmt::format("{}: {}", code, text);
 }
@@ -82,7 +78,7 @@ Result<AccessToken> parse_token_response(const HttpResponse& resp, Timestamp now
   if (!body.is_object()) {
     return make_error(ErrorKind::Parse, fmt::format("{}: the token reply is not JSON", what));
   }
-  std::string token = json_string(body, "access_token");
+  std::string token = detail::string_field(body, "access_token");
   auto expiry = token_expiry(body, now);
   if (token.empty() || !expiry) {
     return make_error(ErrorKind::Parse,

@@ -6,13 +6,9 @@
 namespace trainyard {
 namespace {
 
-struct Range {
-  char32_t lo, hi;
-};
-
 // Unicode's format characters (General Category Cf, Unicode 15), the Hangul fillers (letters
 // that draw nothing) and the line / paragraph separators. Sorted.
-constexpr Range kHidden[] = {
+constexpr detail::CodeRange kHidden[] = {
     {0x00AD, 0x00AD},   {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
     {0x070F, 0x070F},   {0x0890, 0x0891},   {0x08E2, 0x08E2},   {0x115F, 0x1160},
     {0x180E, 0x180E},   {0x200B, 0x200F},   {0x2028, 0x202E},   {0x2060, 0x2064},
@@ -49,7 +45,7 @@ namespace detail {
 
 bool is_hidden_format(char32_t cp) {
   if (cp < 0xAD) return false;
-  for (const Range& r : kHidden) {
+  for (const detail::CodeRange& r : kHidden) {
     if (cp < r.lo) return false;
     if (cp <= r.hi) return true;
   }

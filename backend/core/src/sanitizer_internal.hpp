@@ -11,6 +11,11 @@
 
 namespace trainyard::detail {
 
+/// An inclusive range of code points, for the tables of widths and hidden characters.
+struct CodeRange {
+  char32_t lo, hi;
+};
+
 /// One character of the line being built, with its style.
 struct Cell {
   char bytes[4] = {};

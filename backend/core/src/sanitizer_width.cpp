@@ -10,27 +10,24 @@
 #include <locale.h>
 
 #include "core/sanitizer.hpp"
+#include "sanitizer_internal.hpp"
 
 namespace trainyard {
 namespace {
 
-struct Range {
-  char32_t lo, hi;
-};
-
-constexpr Range kWide[] = {
+constexpr detail::CodeRange kWide[] = {
     {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
     {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
     {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
     {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
 };
-constexpr Range kZero[] = {
+constexpr detail::CodeRange kZero[] = {
     {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x200B, 0x200F},
     {0x20D0, 0x20FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F},
 };
 
-bool in(const Range* begin, const Range* end, char32_t cp) {
-  for (const Range* r = begin; r != end; ++r) {
+bool in(const detail::CodeRange* begin, const detail::CodeRange* end, char32_t cp) {
+  for (const detail::CodeRange* r = begin; r != end; ++r) {
     if (cp >= r->lo && cp <= r->hi) return true;
   }
   return false;

@@ -54,30 +54,30 @@ std::vector<std::string_view> tokens(std::string_view s) {
   return out;
 }
 
-struct Fields {
+struct DateFields {
   std::optional<unsigned> weekday;  // 0 = Sunday
   std::string_view day, month, year, time;
 };
 
 // Sorts the tokens of the three HTTP date forms into fields; nullopt for anything else.
-std::optional<Fields> fields(std::string_view text) {
+std::optional<DateFields> fields(std::string_view text) {
   auto t = tokens(text);
   auto comma_day = [](std::string_view s) -> std::string_view {
     return s.ends_with(',') ? s.substr(0, s.size() - 1) : std::string_view{};
   };
   if (t.size() == 6 && t[5] == "GMT") {  // Sun, 06 Nov 1994 08:49:37 GMT
     if (t[3].size() != 4) return std::nullopt;
-    return Fields{index_of(kDays, comma_day(t[0])), t[1], t[2], t[3], t[4]};
+    return DateFields{index_of(kDays, comma_day(t[0])), t[1], t[2], t[3], t[4]};
   }
   if (t.size() == 4 && t[3] == "GMT") {  // Sunday, 06-Nov-94 08:49:37 GMT
     auto d = t[1];
     if (d.size() != 9 || d[2] != '-' || d[6] != '-') return std::nullopt;
-    return Fields{index_of(kLongDays, comma_day(t[0])), d.substr(0, 2), d.substr(3, 3),
-                  d.substr(7, 2), t[2]};
+    return DateFields{index_of(kLongDays, comma_day(t[0])), d.substr(0, 2), d.substr(3, 3),
+                      d.substr(7, 2), t[2]};
   }
   if (t.size() == 5) {  // Sun Nov  6 08:49:37 1994
     if (t[4].size() != 4) return std::nullopt;
-    return Fields{index_of(kDays, t[0]), t[2], t[1], t[4], t[3]};
+    return DateFields{index_of(kDays, t[0]), t[2], t[1], t[4], t[3]};
   }
   return std::nullopt;
 }

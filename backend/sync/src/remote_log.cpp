@@ -30,7 +30,7 @@ constexpr uint64_t kMinChunkBytes = 4 * kAnchorBytes;
 // Each metrics poll reads at most 4 MiB; a step's new bytes are drained in a bounded loop.
 constexpr int kMaxMetricPolls = 64;
 
-Error io_error(const fs::path& p, const char* what) {
+Error path_error(const fs::path& p, const char* what) {
   return make_error(ErrorKind::Io,
                     fmt::format("{}: {}: {}", p.string(), what, std::strerror(errno)));
 }
@@ -54,7 +54,7 @@ Result<void> make_private_dirs(const fs::path& dir) {
   if (::stat(dir.c_str(), &st) == 0) return ok_result();
   if (dir.has_parent_path() && dir.parent_path() != dir)
     TY_TRY(make_private_dirs(dir.parent_path()));
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return io_error(dir, "mkdir");
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return path_error(dir, "mkdir");
   ::chmod(dir.c_str(), 0700);  // whatever the umask
   return ok_result();
 }
@@ -62,9 +62,9 @@ Result<void> make_private_dirs(const fs::path& dir) {
 // Opens (creating, 0600) and exclusively locks the copy, so two tails never interleave appends.
 Result<int> open_locked(const fs::path& path) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return io_error(path, "open");
+  if (fd < 0) return path_error(path, "open");
   if (::fchmod(fd, 0600) != 0 || ::flock(fd, LOCK_EX) != 0) {
-    auto e = io_error(path, "lock");
+    auto e = path_error(path, "lock");
     ::close(fd);
     return e;
   }
@@ -75,12 +75,12 @@ Result<void> write_all(int fd, std::string_view data, int64_t offset, const fs::
   while (!data.empty()) {
     auto n = ::pwrite(fd, data.data(), data.size(), offset);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return io_error(path, "write");
+    if (n <= 0) return path_error(path, "write");
     data.remove_prefix(static_cast<size_t>(n));
     offset += n;
   }
   // On disk before the offset is recorded: a crash then leaves offset <= copy size.
-  if (::fdatasync(fd) != 0) return io_error(path, "fdatasync");
+  if (::fdatasync(fd) != 0) return path_error(path, "fdatasync");
   return ok_result();
 }
 
@@ -141,8 +141,8 @@ Result<void> RemoteLogTail::State::reconcile(int fd) {
   if (!when) return when.error();
   created = *when;
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return io_error(cache, "stat");
-  if (st.st_size > offset && ::ftruncate(fd, offset) != 0) return io_error(cache, "truncate");
+  if (::fstat(fd, &st) != 0) return path_error(cache, "stat");
+  if (st.st_size > offset && ::ftruncate(fd, offset) != 0) return path_error(cache, "truncate");
   if (st.st_size >= offset) return ok_result();
   offset = st.st_size;
   return record();
@@ -221,7 +221,7 @@ Result<bool> RemoteLogTail::State::anchor_matches(int fd, int64_t start, const s
   if (static_cast<int64_t>(body.size()) < anchor) return false;
   std::string mine(static_cast<size_t>(anchor), '\0');
   auto n = ::pread(fd, mine.data(), mine.size(), start);
-  if (n < 0) return io_error(cache, "read");
+  if (n < 0) return path_error(cache, "read");
   return n == anchor && body.compare(0, mine.size(), mine) == 0;
 }
 
@@ -232,7 +232,7 @@ Result<void> RemoteLogTail::State::append(int fd, std::string_view bytes) {
 }
 
 Result<void> RemoteLogTail::State::restart(int fd) {
-  if (::ftruncate(fd, 0) != 0) return io_error(cache, "truncate");
+  if (::ftruncate(fd, 0) != 0) return path_error(cache, "truncate");
   offset = 0;
   TY_TRY(record());
   return reset_metrics();

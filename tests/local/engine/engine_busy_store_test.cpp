@@ -6,7 +6,7 @@
 
 #include "engine_fixture.hpp"
 
-namespace trainyard::test {
+namespace trainyard::test::engine_busy_store_test {
 namespace {
 
 /// Another connection holding the write lock (BEGIN IMMEDIATE), as a second process would.
@@ -139,4 +139,4 @@ TEST_F(EngineTest, ALostRunsGroupIsEndedOutsideAnyWriteTransaction) {
 }
 
 }  // namespace
-}  // namespace trainyard::test
+}  // namespace trainyard::test::engine_busy_store_test

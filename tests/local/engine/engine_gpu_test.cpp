@@ -3,7 +3,7 @@
 // probe stands for the scheduler's.
 #include "engine_fixture.hpp"
 
-namespace trainyard::test {
+namespace trainyard::test::engine_gpu_test {
 namespace {
 
 class GpuTest : public EngineTest {
@@ -125,4 +125,4 @@ TEST_F(GpuTest, AStopGraceGivenWhileTheRunIsClaimedIsKept) {
 }
 
 }  // namespace
-}  // namespace trainyard::test
+}  // namespace trainyard::test::engine_gpu_test

@@ -1,7 +1,7 @@
 // A recorded process group is ended only while it is provably still the run's.
 #include "engine_fixture.hpp"
 
-namespace trainyard::test {
+namespace trainyard::test::engine_groups_test {
 namespace {
 
 // The run's supervisor and task are killed; then its recorded group id names an unrelated group
@@ -37,4 +37,4 @@ TEST_F(EngineTest, ALostRunsReusedGroupIdIsLeftAlone) {
 }
 
 }  // namespace
-}  // namespace trainyard::test
+}  // namespace trainyard::test::engine_groups_test

@@ -4,7 +4,7 @@
 
 #include "engine_fixture.hpp"
 
-namespace trainyard::test {
+namespace trainyard::test::engine_multi_instance_test {
 namespace {
 
 class MultiInstanceTest : public EngineTest {
@@ -184,4 +184,4 @@ TEST_F(MultiInstanceTest, InstancesWaitForEnoughFreeSlots) {
 }
 
 }  // namespace
-}  // namespace trainyard::test
+}  // namespace trainyard::test::engine_multi_instance_test

@@ -1,7 +1,7 @@
 // Slots, queueing, dependencies, stop escalation and lost supervisors.
 #include "engine_fixture.hpp"
 
-namespace trainyard::test {
+namespace trainyard::test::engine_scheduling_test {
 namespace {
 
 TEST_F(EngineTest, ThreeTasksShareOneSlotAndNothingIsLeft) {
@@ -133,4 +133,4 @@ TEST_F(EngineTest, QueuedWorkStartsWithNoEngineProcessAlive) {
 }
 
 }  // namespace
-}  // namespace trainyard::test
+}  // namespace trainyard::test::engine_scheduling_test

@@ -1,7 +1,7 @@
 // Secrets reach no task, no supervisor and no run file that outlives the run.
 #include "engine_fixture.hpp"
 
-namespace trainyard::test {
+namespace trainyard::test::engine_secrets_test {
 namespace {
 
 constexpr const char* kSecretValues[] = {"fixed-secret-1", "fixed-secret-2", "configured-secret-3"};
@@ -84,4 +84,4 @@ TEST_F(EngineTest, TheEnvironmentFileIsRemovedHoweverTheRunEnds) {
 }
 
 }  // namespace
-}  // namespace trainyard::test
+}  // namespace trainyard::test::engine_secrets_test

@@ -21,6 +21,12 @@ constexpr bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
+/// `s` without its trailing `c`s (`https://h//` → `https://h` for '/').
+inline std::string trim_trailing(std::string s, char c) {
+  while (!s.empty() && s.back() == c) s.pop_back();
+  return s;
+}
+
 /// `s` with its ASCII capitals lowered.
 inline std::string ascii_lowercase(std::string_view s) {
   std::string out(s);
