@@ -61,8 +61,7 @@ Result<void> read_finished_active(Store& store, AccountCosts& c) {
 
 std::string over_text(const std::string& what, double projected, double budget,
                       const std::string& currency) {
-  return fmt::format("budget: {} projected {}, over its {} budget", what,
-                     money_text(projected, currency), money_text(budget, currency));
+  return fmt::format("budget: {} {}", what, against_budget(projected, budget, currency));
 }
 
 // One budget: an alert when the projection is over it and was not at the last look.
@@ -147,7 +146,16 @@ std::vector<Alert> budget_alerts(const AccountCosts& costs, const Budget& budget
 }
 
 std::string money_text(double amount, const std::string& currency) {
-  return fmt::format("{:.2f} {}", amount, currency);
+  return fmt::format("{:.4f} {}", amount, currency);
+}
+
+std::string against_budget(const std::optional<double>& projected, double budget,
+                           const std::string& currency) {
+  if (!projected)
+    return fmt::format("projected unknown, against its {:.4f} {} budget", budget, currency);
+  return fmt::format("projected {:.4f} {}, {} {:.4f} {} budget ({:.0f}%)", *projected, currency,
+                     *projected > budget ? "over its" : "of its", budget, currency,
+                     *projected / budget * 100);
 }
 
 }  // namespace trainyard

@@ -69,7 +69,13 @@ Result<AccountCosts> account_costs(Store& store, const Settings& settings,
 std::vector<Alert> budget_alerts(const AccountCosts& costs, const Budget& budget,
                                  std::set<std::string>& crossed);
 
-/// `12.35 USD`, to the cent.
+/// `12.3456 USD`: to the hundredth of a cent, as `trainyard cost` prints amounts, so that a small
+/// job's projection and its budget never read the same while one is over the other.
 std::string money_text(double amount, const std::string& currency);
+
+/// `projected 1.5155 USD, over its 1.2000 USD budget (126%)`: a budget against its projection,
+/// to the hundredth of a cent, in the CLI (`trainyard cost`) and the TUI alike.
+std::string against_budget(const std::optional<double>& projected, double budget,
+                           const std::string& currency);
 
 }  // namespace trainyard

@@ -97,16 +97,6 @@ void print_notes(const CostReport& r, double discount) {
   out::print("{}; costs from the cache's task run times (trainyard sync refreshes it)", line);
 }
 
-// `projected 1.5155 USD, over its 1.2000 USD budget (126%)`.
-std::string against_budget(const std::optional<double>& projected, double budget,
-                           const std::string& currency) {
-  if (!projected)
-    return fmt::format("projected unknown, against its {:.4f} {} budget", budget, currency);
-  return fmt::format("projected {:.4f} {}, {} {:.4f} {} budget ({:.0f}%)", *projected, currency,
-                     *projected > budget ? "over its" : "of its", budget, currency,
-                     *projected / budget * 100);
-}
-
 // The account's budgets against the projections: the total only for the whole account.
 void print_budgets(const CostReport& r, const std::string& account, const Budget& b,
                    bool whole_account) {

@@ -66,7 +66,7 @@ std::string duration_of(const Task& t, const Clock& clock) {
   const auto& e = t.execution_info;
   if (!e.start_time) return "-";
   auto end = e.end_time.value_or(clock.now());
-  return format_age(end - *e.start_time);
+  return format_run_time(end - *e.start_time);
 }
 
 std::string exit_of(const Task& t) {
@@ -99,7 +99,7 @@ int print_tasks(AppContext& ctx, const LsOptions& o) {
   for (const auto& t : *tasks) {
     auto ref = t.job_id + "/" + t.id;
     auto why = waiting.find(ref);
-    table.add({ref, std::string(to_wire(t.state)), exit_of(t),
+    table.add({ref, std::string(task_state_text(t)), exit_of(t),
                std::to_string(t.execution_info.retry_count),
                std::to_string(t.execution_info.requeue_count), slots_text(t),
                opt_time(t.execution_info.start_time), duration_of(t, ctx.clock),
@@ -115,17 +115,18 @@ int print_jobs(AppContext& ctx, const LsOptions& o) {
   if (o.json) {
     return print_json(*jobs, job_to_wire);
   }
-  TextTable table({"JOB", "STATE", "POOL", "ACTIVE", "RUNNING", "COMPLETED", "FAILED", "CREATED"});
+  // DONE and FAILED split the completed tasks as the TUI's Jobs pane does: DONE succeeded.
+  TextTable table({"JOB", "STATE", "POOL", "ACTIVE", "RUNNING", "DONE", "FAILED", "CREATED"});
   for (const auto& j : *jobs) {
     auto counts = ctx.store->task_counts(o.account, j.id);
+    auto failed = ctx.store->failed_task_count(o.account, j.id);
     auto n = [&](TaskState s) { return counts ? std::to_string((*counts)[s]) : "?"; };
     auto running =
         counts ? std::to_string((*counts)[TaskState::Running] + (*counts)[TaskState::Preparing])
                : "?";
-    auto failed = ctx.store->failed_task_count(o.account, j.id);
-    table.add({j.id, std::string(to_wire(j.state)), j.pool_id, n(TaskState::Active), running,
-               n(TaskState::Completed), failed ? std::to_string(*failed) : "?",
-               opt_time(j.creation_time)});
+    auto done = counts && failed ? std::to_string((*counts)[TaskState::Completed] - *failed) : "?";
+    table.add({j.id, std::string(to_wire(j.state)), j.pool_id, n(TaskState::Active), running, done,
+               failed ? std::to_string(*failed) : "?", opt_time(j.creation_time)});
   }
   table.print(stdout);
   return kExitOk;

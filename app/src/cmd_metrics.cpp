@@ -86,18 +86,39 @@ std::string number(double v) {
   return fmt::format("{:.6g}", v);
 }
 
+// MIN and MAX of a series's numbers: a NaN the log printed is counted apart (NAN), never a
+// bound; `-` when every point is NaN.
+struct Bounds {
+  std::string min = "-", max = "-";
+  size_t nans = 0;
+};
+
+Bounds bounds_of(const std::vector<MetricPoint>& pts) {
+  Bounds b;
+  std::optional<double> lo, hi;
+  for (const auto& p : pts) {
+    if (std::isnan(p.value)) {
+      ++b.nans;
+      continue;
+    }
+    lo = lo ? std::min(*lo, p.value) : p.value;
+    hi = hi ? std::max(*hi, p.value) : p.value;
+  }
+  if (lo) b.min = number(*lo), b.max = number(*hi);
+  return b;
+}
+
 void print_table(const TaskMetrics& m) {
-  TextTable table({"NAME", "STREAM", "ATTEMPT", "POINTS", "FIRST", "LAST", "MIN", "MAX"});
+  TextTable table({"NAME", "STREAM", "ATTEMPT", "POINTS", "FIRST", "LAST", "MIN", "MAX", "NAN"});
   for (size_t i = 0; i < m.series.size(); ++i) {
     const auto& s = m.series[i];
     const auto& pts = m.points[i];
     if (pts.empty()) continue;
-    auto [lo, hi] = std::minmax_element(
-        pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.value < b.value; });
+    auto b = bounds_of(pts);
     auto stream = s.stream == m.table_stream ? s.stream + "*" : s.stream;
     table.add({s.name, stream, std::to_string(s.attempt), std::to_string(pts.size()),
-               number(pts.front().value), number(pts.back().value), number(lo->value),
-               number(hi->value)});
+               number(pts.front().value), number(pts.back().value), b.min, b.max,
+               std::to_string(b.nans)});
   }
   table.print(stdout);
   if (!m.series.empty()) out::print("* the stream the tables show");

@@ -24,15 +24,17 @@ struct RmOptions {
   std::string account, job;
   std::vector<std::string> refs;  ///< JOB/TASK, or JOB for a job without runs
   bool finished = false, yes = false, dry_run = false;
-  int keep_best = -1;  ///< -1: every selected run goes
+  int keep_best = -1;                           ///< -1: every selected run goes
+  std::string metric, direction, by = "final";  ///< what --keep-best ranks by
 };
 
 /// What one `rm` would remove, and what --keep-best keeps.
 struct RmPlan {
   std::vector<TaskRef> runs;
   std::vector<std::string> jobs;
-  std::vector<std::string> kept;  ///< `JOB/TASK (loss 0.4)` lines
-  bool bulk = false;              ///< chosen by --finished or --job: asked for first
+  std::vector<std::string> rules;  ///< how each job's runs were ranked (--keep-best)
+  std::vector<std::string> kept;   ///< `JOB/TASK (final loss 0.4)` lines
+  bool bulk = false;               ///< chosen by --finished or --job: asked for first
 };
 
 bool bulk(const RmOptions& o) {
@@ -65,24 +67,39 @@ Result<std::vector<Task>> tasks_of(AppContext& ctx, const std::string& job, bool
   return ctx.store->tasks(q);
 }
 
-// --keep-best: each job's finished runs but its N best by the final value of its main metric.
-Result<void> plan_keep_best(AppContext& ctx, const std::vector<Task>& finished, int keep,
+RankingRule ranking_rule(const RmOptions& o) {
+  return {o.metric, o.direction, o.by == "best" ? RankBy::Best : RankBy::Final};
+}
+
+// `job cb: keeping its 3 best, best by final val_loss ↓ min (…)`: the rule, said before acting.
+std::string keep_rule_text(const std::string& job, int keep, const SweepMetric& m) {
+  constexpr const char* kNever = "a run that failed or has no value is never kept";
+  return fmt::format("job {}: keeping its {} best, {} ({})", job, keep, sweep_metric_title(m),
+                     kNever);
+}
+
+// --keep-best: each job's finished runs but its N best by the one ranking of runs.
+Result<void> plan_keep_best(AppContext& ctx, const RmOptions& o, const std::vector<Task>& finished,
                             RmPlan& plan) {
   std::map<std::string, std::vector<Task>> by_job;
   for (const auto& t : finished) by_job[t.job_id].push_back(t);
   for (const auto& [job, runs] : by_job) {
     auto all = tasks_of(ctx, job, false);
     if (!all) return all.error();
-    auto ranked = rank_runs(ctx, job, runs, *all, keep);
-    if (ranked.metric.empty()) {
-      out::eprint("trainyard: rm: job {} has no metric to rank its runs by; its {} stay", job,
+    auto ranked = rank_runs(ctx, job, runs, *all, ranking_rule(o), o.keep_best);
+    if (!ranked) return ranked.error();
+    if (ranked->metric.name.empty()) {
+      auto what = o.metric.empty() ? std::string("no metric") : "no metric '" + o.metric + "'";
+      out::eprint("trainyard: rm: job {} has {} to rank its runs by; its {} stay", job, what,
                   runs_text(runs.size()));
       continue;
     }
-    for (const auto& [t, value] : ranked.best)
-      plan.kept.push_back(fmt::format("{}/{} ({} {:g}, {} is better)", job, t.id, ranked.metric,
-                                      value, ranked.lower_is_better ? "lower" : "higher"));
-    for (const auto& t : ranked.rest) plan.runs.emplace_back(job, t.id);
+    const auto& m = ranked->metric;
+    plan.rules.push_back(keep_rule_text(job, o.keep_best, m));
+    for (const auto& r : ranked->kept)
+      plan.kept.push_back(fmt::format("{}/{} ({} {} {:g})", job, r.task.id, to_string(m.by), m.name,
+                                      *ranked_value(m, r)));
+    for (const auto& r : ranked->rest) plan.runs.emplace_back(job, r.task.id);
   }
   return ok_result();
 }
@@ -91,7 +108,7 @@ Result<void> plan_bulk(AppContext& ctx, const RmOptions& o, RmPlan& plan) {
   plan.bulk = true;
   auto finished = tasks_of(ctx, o.job, true);
   if (!finished) return finished.error();
-  if (o.keep_best >= 0) return plan_keep_best(ctx, *finished, o.keep_best, plan);
+  if (o.keep_best >= 0) return plan_keep_best(ctx, o, *finished, plan);
   for (const auto& t : *finished) plan.runs.emplace_back(t.job_id, t.id);
   return ok_result();
 }
@@ -100,6 +117,8 @@ Result<RmPlan> make_plan(AppContext& ctx, const RmOptions& o) {
   if (o.keep_best >= 0 && !bulk(o))
     return make_error(ErrorKind::Usage,
                       "rm --keep-best N: choose the runs with --finished or --job J");
+  if (o.keep_best < 0 && (!o.metric.empty() || !o.direction.empty() || o.by != "final"))
+    return make_error(ErrorKind::Usage, "rm: --metric, --direction and --by go with --keep-best");
   RmPlan plan;
   for (const auto& r : o.refs) {
     if (r.find('/') == std::string::npos) {
@@ -116,8 +135,14 @@ Result<RmPlan> make_plan(AppContext& ctx, const RmOptions& o) {
   return plan;
 }
 
-void print_plan(AppContext& ctx, const RmPlan& plan) {
+// The rule of each job, then the runs it keeps: said before anything goes.
+void print_kept(const RmPlan& plan) {
+  for (const auto& rule : plan.rules) out::print("{}", rule);
   for (const auto& k : plan.kept) out::print("keeping {}", k);
+}
+
+void print_plan(AppContext& ctx, const RmPlan& plan) {
+  print_kept(plan);
   for (const auto& r : plan.runs)
     out::print("would remove {}/{} ({:.1f} MB)", r.first, r.second, megabytes(ctx, r));
   for (const auto& j : plan.jobs) out::print("would remove job {}", j);
@@ -139,7 +164,7 @@ Result<void> confirm(AppContext& ctx, const RmPlan& plan, bool yes) {
 int remove_planned(AppContext& ctx, const RmPlan& plan) {
   LocalEngine engine(*ctx.store, ctx.engine, ctx.clock);
   int rc = kExitOk;
-  for (const auto& k : plan.kept) out::print("keeping {}", k);
+  print_kept(plan);
   for (const auto& r : plan.runs) {
     auto mb = megabytes(ctx, r);
     auto done = act::remove_run(r.first, r.second).run(engine);
@@ -165,7 +190,7 @@ int rm_local(const CliState& st, const RmOptions& o) {
   auto plan = make_plan(**ctx, o);
   if (!plan) return report(plan.error());
   if (plan->runs.empty() && plan->jobs.empty()) {
-    for (const auto& k : plan->kept) out::print("keeping {}", k);
+    print_kept(*plan);
     out::print("nothing to remove");
     return kExitOk;
   }
@@ -202,9 +227,15 @@ void register_rm(CLI::App& app, CliState& st) {
   cmd->add_option("--job", o->job, "Every finished task of this job");
   cmd->add_flag("--finished", o->finished, "Every finished local task");
   cmd->add_option("--keep-best", o->keep_best,
-                  "With --finished or --job: keep the N best runs of each job (the final value "
-                  "of its main metric)")
+                  "With --finished or --job: keep the N best runs of each job, ranked as "
+                  "`sweep` ranks them (runs that failed are never kept)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--metric", o->metric,
+                  "--keep-best ranks by this metric (default: the job's main)");
+  cmd->add_option("--direction", o->direction, "min or max is best (default: by the name)")
+      ->check(CLI::IsMember({"min", "max"}));
+  cmd->add_option("--by", o->by, "Rank by each run's final value (default) or its best")
+      ->check(CLI::IsMember({"final", "best"}));
   cmd->add_flag("--dry-run", o->dry_run, "List what would be removed; remove nothing");
   cmd->add_flag("--yes", o->yes, "Remove --finished/--job runs without asking");
   cmd->callback([&st, o] { st.action = [&st, o] { return rm_command(st, *o); }; });

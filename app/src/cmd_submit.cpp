@@ -22,7 +22,7 @@ namespace {
 struct SubmitOptions {
   std::string file, account, pool, job_id, mount_root;
   int pool_nodes = 0;
-  bool dry_run = false, json = false, no_container = false;
+  bool dry_run = false, json = false, no_container = false, rerun_removed = false;
   UploadFlags upload;
 };
 
@@ -92,8 +92,12 @@ Result<std::vector<std::vector<SubmitRequest>>> all_requests(
   return out;
 }
 
-std::string already_note(std::size_t already) {
-  return already ? fmt::format(", {} already there", already) : "";
+// `, 3 already there, 13 removed earlier, not queued again (--rerun-removed)`.
+std::string already_note(const LocalPlan& plan) {
+  std::string note = plan.already ? fmt::format(", {} already there", plan.already) : "";
+  if (plan.removed)
+    note += fmt::format(", {} removed earlier, not queued again (--rerun-removed)", plan.removed);
+  return note;
 }
 
 int submit_local(const CliState& st, const SubmitOptions& o,
@@ -109,13 +113,13 @@ int submit_local(const CliState& st, const SubmitOptions& o,
   for (size_t i = 0; i < specs.size(); ++i) {
     for (const auto& c : local_caveats(specs[i])) out::eprint("trainyard: note: {}", c);
     auto plan = plan_local_submission(*(*ctx)->store, specs[i], std::move((*reqs)[i]), cwd,
-                                      current_environment(), containers);
+                                      current_environment(), containers, o.rerun_removed);
     if (!plan) return report(plan.error());
     if (!plan->requests.empty())
       if (auto done = engine.submit_all(plan->requests, local_job(specs[i])); !done)
         return report(done.error());
     out::print("{}: {} task(s) queued{}", specs[i].job.id, plan->requests.size(),
-               already_note(plan->already));
+               already_note(*plan));
   }
   return kExitOk;
 }
@@ -159,6 +163,8 @@ void register_submit(CLI::App& app, CliState& st) {
                   "Nodes of the pool, for Shipyard's pool_current_* counts");
   cmd->add_flag("--no-container", o->no_container,
                 "Run container tasks' commands on this machine, without docker or podman");
+  cmd->add_flag("--rerun-removed", o->rerun_removed,
+                "Local: queue again the tasks of the spec that `rm` removed from the job");
   add_upload_options(cmd, o->upload);
   cmd->add_flag("--dry-run", o->dry_run,
                 "Create nothing; print what would be created and warn of what would fail");

@@ -18,7 +18,7 @@ namespace trainyard {
 namespace {
 
 struct SweepOptions {
-  std::string job, account = kLocalAccount, metric, direction;
+  std::string job, account = kLocalAccount, metric, direction, by;
   bool json = false, csv = false;
 };
 
@@ -31,7 +31,7 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
 // The metric the flags ask for; an unknown name is an error listing the job's metrics.
 Result<std::optional<SweepMetric>> chosen_metric(Store& store, const SweepOptions& o,
                                                  const SweepTable& initial) {
-  if (o.metric.empty() && o.direction.empty()) return std::optional<SweepMetric>();
+  if (o.metric.empty() && o.direction.empty() && o.by.empty()) return std::optional<SweepMetric>();
   std::vector<Task> tasks;
   for (const auto& r : initial.rows) tasks.push_back(r.task);
   auto names = job_metric_names(store, tasks);
@@ -41,21 +41,30 @@ Result<std::optional<SweepMetric>> chosen_metric(Store& store, const SweepOption
     return make_error(ErrorKind::Usage, fmt::format("sweep {}: no metric '{}' (the job has {})",
                                                     o.job, name, join(*names, ", ")));
   bool lower = o.direction.empty() ? metric_lower_is_better(name) : o.direction == "min";
-  return std::optional<SweepMetric>(SweepMetric{name, lower});
-}
-
-// Best first by best value, runs without one last, as the sweep pane sorts by default.
-void rank(SweepTable& t) {
-  std::stable_sort(t.rows.begin(), t.rows.end(), [&](const SweepRow& a, const SweepRow& b) {
-    if (a.best_value.has_value() != b.best_value.has_value()) return a.best_value.has_value();
-    if (a.best_value && better_value(t.metric, *a.best_value, *b.best_value)) return true;
-    if (a.best_value && better_value(t.metric, *b.best_value, *a.best_value)) return false;
-    return a.task.id < b.task.id;
-  });
+  RankBy by = o.by == "best" ? RankBy::Best : RankBy::Final;
+  return std::optional<SweepMetric>(SweepMetric{name, lower, by});
 }
 
 nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json();
+}
+
+// Batch's executionInfo names: `result` is `success` or `failure` once the run has finished.
+nlohmann::json result_json(const Task& t) {
+  switch (task_outcome(t)) {
+    case TaskOutcome::Success:
+      return "success";
+    case TaskOutcome::Failure:
+      return "failure";
+    case TaskOutcome::Unfinished:
+      break;
+  }
+  return nullptr;
+}
+
+nlohmann::json exit_code_json(const Task& t) {
+  const auto& code = t.execution_info.exit_code;
+  return code ? nlohmann::json(*code) : nlohmann::json();
 }
 
 nlohmann::json run_json(const SweepTable& t, const SweepRow& r) {
@@ -65,6 +74,8 @@ nlohmann::json run_json(const SweepTable& t, const SweepRow& r) {
   return {{"task", r.task.id},
           {"name", r.task.display_name},
           {"state", to_wire(r.task.state)},
+          {"exitCode", exit_code_json(r.task)},
+          {"result", result_json(r.task)},
           {"parameters", params},
           {"final", optional_number(r.final_value)},
           {"best", optional_number(r.best_value)},
@@ -78,6 +89,8 @@ void print_json(const SweepTable& t, const SweepOptions& o) {
              {"job", o.job},
              {"metric", t.metric.name},
              {"direction", t.metric.lower_is_better ? "min" : "max"},
+             {"by", to_string(t.metric.by)},
+             {"rule", sweep_metric_title(t.metric)},
              {"best", t.best ? nlohmann::json(*t.best) : nlohmann::json()},
              {"parameters", t.param_names},
              {"runs", runs}});
@@ -88,15 +101,19 @@ std::string csv_number(const std::optional<double>& v) {
 }
 
 void print_csv(const SweepTable& t) {
-  std::vector<std::string> header{"task", "name", "state"};
+  std::vector<std::string> header{"task", "name", "state", "exitCode", "result"};
   header.insert(header.end(), t.param_names.begin(), t.param_names.end());
   header.insert(header.end(), {"final", "best", "trend"});
   std::vector<std::string> fields;
   for (const auto& h : header) fields.push_back(out::csv_field(h));
   out::print("{}", join(fields, ","));
   for (const auto& r : t.rows) {
-    fields = {out::csv_field(r.task.id), out::csv_field(r.task.display_name),
-              std::string(to_wire(r.task.state))};
+    auto result = result_json(r.task);
+    fields = {
+        out::csv_field(r.task.id), out::csv_field(r.task.display_name),
+        std::string(to_wire(r.task.state)),
+        r.task.execution_info.exit_code ? std::to_string(*r.task.execution_info.exit_code) : "",
+        result.is_string() ? result.get<std::string>() : ""};
     for (const auto& v : r.params) fields.push_back(out::csv_field(v));
     std::vector<std::string> trend;
     for (double v : r.tail) trend.push_back(fmt::format("{}", v));
@@ -108,12 +125,14 @@ void print_csv(const SweepTable& t) {
 
 void print_text(const SweepTable& t) {
   out::print("{}", sweep_header(t.metric, t.rows, t.best));
-  std::vector<std::string> header{"TASK", "STATE"};
+  std::vector<std::string> header{"TASK", "STATE", "EXIT"};
   header.insert(header.end(), t.param_names.begin(), t.param_names.end());
   header.insert(header.end(), {"FINAL", "BEST", "TREND"});
   TextTable table(header);
   for (const auto& r : t.rows) {
-    std::vector<std::string> row{sweep_run_label(r.task), std::string(to_wire(r.task.state))};
+    const auto& code = r.task.execution_info.exit_code;
+    std::vector<std::string> row{sweep_run_label(r.task), std::string(task_state_text(r.task)),
+                                 code ? std::to_string(*code) : "-"};
     for (const auto& v : r.params) row.push_back(v.empty() ? "-" : v);
     row.insert(row.end(), {sweep_value_text(r.final_value), sweep_value_text(r.best_value),
                            sweep_trend_text(r.tail)});
@@ -147,7 +166,7 @@ int sweep_command(const CliState& st, const SweepOptions& o) {
   }
   auto table = load(**ctx, o);
   if (!table) return report(table.error());
-  rank(*table);
+  rank_rows(table->metric, table->rows);
   if (o.json)
     print_json(*table, o);
   else if (o.csv)
@@ -168,6 +187,8 @@ void register_sweep(CLI::App& app, CliState& st) {
   cmd->add_option("--metric", o->metric, "Rank by this metric (default: the job's main metric)");
   cmd->add_option("--direction", o->direction, "min or max is best (default: by the name)")
       ->check(CLI::IsMember({"min", "max"}));
+  cmd->add_option("--by", o->by, "Rank by each run's final value (default) or its best")
+      ->check(CLI::IsMember({"final", "best"}));
   auto* json = cmd->add_flag("--json", o->json, "One JSON object: the metric and every run");
   cmd->add_flag("--csv", o->csv, "CSV: a header line, then one line per run")->excludes(json);
   cmd->callback([&st, o] { st.action = [&st, o] { return sweep_command(st, *o); }; });

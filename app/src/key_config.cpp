@@ -50,6 +50,7 @@ const std::vector<std::pair<Action, const char*>>& action_ids() {
       {Action::Chart, "chart"},
       {Action::NextMetric, "next-metric"},
       {Action::FlipDirection, "flip-direction"},
+      {Action::RankByFlip, "rank-by"},
       {Action::Pin, "pin"},
       {Action::Create, "create"},
       {Action::Resize, "resize"},

@@ -2,44 +2,50 @@
 
 #include <algorithm>
 
-#include "sweep_table.hpp"
 #include "sync/metric_parser.hpp"
 
 namespace trainyard {
+namespace {
 
-std::string job_main_metric(AppContext& ctx, const std::string& job,
-                            const std::vector<Task>& tasks) {
-  auto names = job_metric_names(*ctx.store, tasks);
-  return initial_sweep_metric(ctx.settings, job, names.value_or(std::vector<std::string>{})).name;
-}
-
-std::optional<double> final_value(AppContext& ctx, const Task& t, const std::string& metric) {
-  return table_final_value(*ctx.store, t, metric);
-}
-
-RunRanking rank_runs(AppContext& ctx, const std::string& job, const std::vector<Task>& finished,
-                     const std::vector<Task>& all_of_job, int keep) {
-  RunRanking r;
-  r.metric = job_main_metric(ctx, job, all_of_job);
-  r.lower_is_better = metric_lower_is_better(r.metric);
-  if (r.metric.empty()) return r;
-  std::vector<std::pair<Task, double>> valued;
-  for (const auto& t : finished) {
-    if (auto v = final_value(ctx, t, r.metric))
-      valued.emplace_back(t, *v);
-    else
-      r.rest.push_back(t);
+// The rule's metric for `job`; name empty when the job has no metric, or not the one asked for.
+Result<SweepMetric> job_metric(AppContext& ctx, const std::string& job,
+                               const std::vector<Task>& all_of_job, const RankingRule& rule) {
+  auto names = job_metric_names(*ctx.store, all_of_job);
+  if (!names) return names.error();
+  SweepMetric m = initial_sweep_metric(ctx.settings, job, *names);
+  if (!rule.metric.empty()) {
+    bool known = std::find(names->begin(), names->end(), rule.metric) != names->end();
+    m.name = known ? rule.metric : "";
+    m.lower_is_better = metric_lower_is_better(rule.metric);
   }
-  // Best first; equal values by id, so the choice is the same every time.
-  std::sort(valued.begin(), valued.end(), [&](const auto& a, const auto& b) {
-    if (a.second != b.second) return r.lower_is_better ? a.second < b.second : a.second > b.second;
-    return a.first.id < b.first.id;
-  });
-  for (auto& v : valued) {
-    if (static_cast<int>(r.best.size()) < keep)
-      r.best.push_back(std::move(v));
+  if (!rule.direction.empty()) m.lower_is_better = rule.direction == "min";
+  m.by = rule.by;
+  return m;
+}
+
+}  // namespace
+
+Result<RunRanking> rank_runs(AppContext& ctx, const std::string& job,
+                             const std::vector<Task>& finished, const std::vector<Task>& all_of_job,
+                             const RankingRule& rule, int keep) {
+  RunRanking r;
+  auto metric = job_metric(ctx, job, all_of_job, rule);
+  if (!metric) return metric.error();
+  r.metric = *metric;
+  if (r.metric.name.empty()) return r;
+  std::vector<SweepRow> rows;
+  for (const auto& t : finished) {
+    SweepRow row;
+    row.task = t;
+    summarize_run(*ctx.store, r.metric, row);
+    rows.push_back(std::move(row));
+  }
+  rank_rows(r.metric, rows);
+  for (auto& row : rows) {
+    if (static_cast<int>(r.kept.size()) < keep && may_be_best(r.metric, row))
+      r.kept.push_back(std::move(row));
     else
-      r.rest.push_back(std::move(v.first));
+      r.rest.push_back(std::move(row));
   }
   return r;
 }

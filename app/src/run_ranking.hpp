@@ -1,33 +1,34 @@
-// Internal: which runs of a job are best by its main metric (the sweep view and `rm --keep-best`).
+// Internal: which runs of a job `rm --keep-best` keeps, by the one ranking of runs
+// (ranks_before in sweep_table.hpp) that the sweep and compare views show.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/context.hpp"
+#include "sweep_table.hpp"
 
 namespace trainyard {
 
-/// The metric a job's runs are compared by, as the sweep view starts with it (its `mainMetric` in
-/// the config, else the usual main metric of its runs' names); empty when no run has metrics.
-std::string job_main_metric(AppContext& ctx, const std::string& job,
-                            const std::vector<Task>& tasks);
-
-/// The last value of `metric` a run printed in its table stream and latest attempt (the sweep
-/// view's FINAL); nullopt when it has none (or it is NaN).
-std::optional<double> final_value(AppContext& ctx, const Task& t, const std::string& metric);
-
-/// Finished runs of one job split by their final value of the job's main metric.
-struct RunRanking {
-  std::string metric;  ///< empty: no run of the job has a metric, nothing is ranked
-  bool lower_is_better = true;
-  std::vector<std::pair<Task, double>> best;  ///< the `keep` best, best first, with their values
-  std::vector<Task> rest;                     ///< the others (runs without a value included)
+/// What ranks a job's runs, as `rm --keep-best` takes it: the metric (empty: the job's main
+/// metric, as the sweep view starts with), `min` or `max` (empty: by the metric's name), and
+/// which value of each run.
+struct RankingRule {
+  std::string metric, direction;
+  RankBy by = RankBy::Final;
 };
 
-/// Ranks `finished` (runs of `job`) and keeps the `keep` best; `all_of_job` names the metric.
-RunRanking rank_runs(AppContext& ctx, const std::string& job, const std::vector<Task>& finished,
-                     const std::vector<Task>& all_of_job, int keep);
+/// Finished runs of one job split into the `keep` best and the rest.
+struct RunRanking {
+  SweepMetric metric;          ///< name empty: the job has no such metric, nothing is ranked
+  std::vector<SweepRow> kept;  ///< best first: runs that did not fail and have a value
+  std::vector<SweepRow> rest;  ///< the others: past the `keep` first, failed, or without a value
+};
+
+/// Ranks `finished` (runs of `job`) by `rule` and keeps the `keep` best; `all_of_job` names the
+/// job's metrics (a run still going may be the only one that printed one yet).
+Result<RunRanking> rank_runs(AppContext& ctx, const std::string& job,
+                             const std::vector<Task>& finished, const std::vector<Task>& all_of_job,
+                             const RankingRule& rule, int keep);
 
 }  // namespace trainyard

@@ -1,5 +1,7 @@
 #include "submit_existing.hpp"
 
+#include <algorithm>
+
 namespace trainyard {
 
 Result<std::vector<spec::ExistingTask>> local_existing_tasks(Store& store, const std::string& job) {
@@ -28,22 +30,53 @@ Result<std::vector<spec::ExistingTask>> batch_existing_tasks(azure::BatchClient&
   return out;
 }
 
+namespace {
+
+// The runs `rm` removed from the job, as tasks a resubmission matches against.
+Result<std::vector<spec::ExistingTask>> removed_tasks(Store& store, const std::string& job) {
+  auto removed = store.removed_runs(kLocalAccount, job);
+  if (!removed) return removed.error();
+  std::vector<spec::ExistingTask> out;
+  for (const auto& r : *removed) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto& p : r.parameters) pairs.emplace_back(p.name, p.value);
+    out.push_back({r.id, r.command_line, std::move(pairs)});
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<LocalPlan> plan_local_submission(Store& store, const spec::JobSpec& spec,
                                         std::vector<SubmitRequest> requests,
                                         const std::string& workdir,
                                         const std::vector<std::string>& environment,
-                                        const ContainerChoice& containers) {
+                                        const ContainerChoice& containers, bool rerun_removed) {
   auto existing = local_existing_tasks(store, spec.job.id);
   if (!existing) return existing.error();
-  if (existing->empty()) return LocalPlan{std::move(requests), 0};
+  auto removed = removed_tasks(store, spec.job.id);
+  if (!removed) return removed.error();
+  if (rerun_removed && !removed->empty())
+    TY_TRY(store.forget_removed_runs(kLocalAccount, spec.job.id));
+  if (rerun_removed) removed->clear();
+  // An id a later run took again is that run's now.
+  std::erase_if(*removed, [&](const spec::ExistingTask& r) {
+    return std::any_of(existing->begin(), existing->end(),
+                       [&](const spec::ExistingTask& e) { return e.id == r.id; });
+  });
+  if (existing->empty() && removed->empty()) return LocalPlan{std::move(requests), 0, 0};
   // Compared as stored: the command a container task runs is the runtime's.
   std::vector<std::string> commands;
   for (const auto& r : requests) commands.push_back(r.command_line);
+  auto present = spec::missing_tasks(spec, *existing, commands);
+  if (!present) return present.error();
+  // The removed runs count as the job's too, so the spec's matching tasks stay out.
+  existing->insert(existing->end(), removed->begin(), removed->end());
   auto missing = spec::missing_tasks(spec, *existing, commands);
   if (!missing) return missing.error();
   auto reqs = local_requests(missing->spec, workdir, environment, containers);
   if (!reqs) return reqs.error();
-  return LocalPlan{std::move(*reqs), missing->already};
+  return LocalPlan{std::move(*reqs), present->already, missing->already - present->already};
 }
 
 }  // namespace trainyard

@@ -22,14 +22,18 @@ Result<std::vector<spec::ExistingTask>> batch_existing_tasks(azure::BatchClient&
 struct LocalPlan {
   std::vector<SubmitRequest> requests;  ///< the tasks the job lacks
   std::size_t already = 0;              ///< tasks of the spec the job has
+  std::size_t removed = 0;  ///< tasks of the spec `rm` removed from the job, not queued again
 };
 
 /// The requests of `spec` (`requests`, as local_requests made them) less what the local job has
-/// already, renumbered where spec::missing_tasks says.
+/// already and, unless `rerun_removed`, what `rm` removed from it (the store remembers those),
+/// renumbered where spec::missing_tasks says. With `rerun_removed` the job forgets its removed
+/// runs once they are queued again.
 Result<LocalPlan> plan_local_submission(Store& store, const spec::JobSpec& spec,
                                         std::vector<SubmitRequest> requests,
                                         const std::string& workdir,
                                         const std::vector<std::string>& environment,
-                                        const ContainerChoice& containers);
+                                        const ContainerChoice& containers,
+                                        bool rerun_removed = false);
 
 }  // namespace trainyard

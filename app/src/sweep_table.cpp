@@ -2,6 +2,7 @@
 #include "sweep_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -10,9 +11,14 @@
 #include "widgets/charts.hpp"
 
 namespace trainyard {
+const char* to_string(RankBy by) {
+  return by == RankBy::Final ? "final" : "best";
+}
+
 std::string sweep_metric_title(const SweepMetric& m) {
   if (m.name.empty()) return "no metric yet";
-  return "best by " + m.name + (m.lower_is_better ? " ↓ min" : " ↑ max");
+  return fmt::format("best by {} {} {}", to_string(m.by), m.name,
+                     m.lower_is_better ? "↓ min" : "↑ max");
 }
 
 std::string sweep_value_text(const std::optional<double>& v) {
@@ -38,7 +44,7 @@ std::string sweep_header(const SweepMetric& m, const std::vector<SweepRow>& rows
   auto it = std::find_if(rows.begin(), rows.end(),
                          [&](const SweepRow& r) { return best && r.task.id == *best; });
   if (it == rows.end()) return text;
-  return text + " · " + sweep_run_label(it->task) + " " + sweep_value_text(it->best_value);
+  return text + " · " + sweep_run_label(it->task) + " " + sweep_value_text(ranked_value(m, *it));
 }
 
 std::vector<NameValue> run_parameters(Store& store, const Task& t) {
@@ -48,11 +54,19 @@ std::vector<NameValue> run_parameters(Store& store, const Task& t) {
                     : spec::command_line_parameters(t.command_line);
   // What the run printed adds to what it was given, never overrides it.
   auto printed = store.output_parameters(t.account, t.job_id, t.id);
-  if (!printed) return params;
-  for (auto& p : *printed) {
-    auto same = [&](const NameValue& q) { return q.name == p.name; };
-    if (std::none_of(params.begin(), params.end(), same)) params.push_back(std::move(p));
+  if (printed) {
+    for (auto& p : *printed) {
+      auto same = [&](const NameValue& q) { return q.name == p.name; };
+      if (std::none_of(params.begin(), params.end(), same)) params.push_back(std::move(p));
+    }
   }
+  // A name the run reports as a metric (`loss=…` in a script's text) is its metric, not a
+  // parameter.
+  auto table = store.table_metrics(t.account, t.job_id, t.id);
+  if (table && !table->names.empty())
+    std::erase_if(params, [&](const NameValue& p) {
+      return std::find(table->names.begin(), table->names.end(), p.name) != table->names.end();
+    });
   return params;
 }
 
@@ -71,10 +85,52 @@ bool better_value(const SweepMetric& m, double a, double b) {
   return m.lower_is_better ? a < b : a > b;
 }
 
+std::optional<double> ranked_value(const SweepMetric& m, const SweepRow& row) {
+  const auto& v = m.by == RankBy::Final ? row.final_value : row.best_value;
+  if (!v || std::isnan(*v)) return std::nullopt;
+  return v;
+}
+
+namespace {
+
+// Succeeded, then not finished, then failed.
+int outcome_rank(TaskOutcome o) {
+  switch (o) {
+    case TaskOutcome::Success:
+      return 0;
+    case TaskOutcome::Unfinished:
+      return 1;
+    case TaskOutcome::Failure:
+      return 2;
+  }
+  return 2;
+}
+
+}  // namespace
+
+bool ranks_before(const SweepMetric& m, const SweepRow& a, const SweepRow& b) {
+  int oa = outcome_rank(task_outcome(a.task)), ob = outcome_rank(task_outcome(b.task));
+  if (oa != ob) return oa < ob;
+  auto va = ranked_value(m, a), vb = ranked_value(m, b);
+  if (va.has_value() != vb.has_value()) return va.has_value();
+  if (va && better_value(m, *va, *vb)) return true;
+  if (va && better_value(m, *vb, *va)) return false;
+  return a.task.id < b.task.id;
+}
+
+void rank_rows(const SweepMetric& m, std::vector<SweepRow>& rows) {
+  std::sort(rows.begin(), rows.end(),
+            [&](const SweepRow& a, const SweepRow& b) { return ranks_before(m, a, b); });
+}
+
+bool may_be_best(const SweepMetric& m, const SweepRow& row) {
+  return ranked_value(m, row) && task_outcome(row.task) != TaskOutcome::Failure;
+}
+
 std::optional<std::string> best_run(const SweepMetric& m, const std::vector<SweepRow>& rows) {
   const SweepRow* best = nullptr;
   for (const auto& r : rows)
-    if (r.best_value && (!best || better_value(m, *r.best_value, *best->best_value))) best = &r;
+    if (may_be_best(m, r) && (!best || ranks_before(m, r, *best))) best = &r;
   if (!best) return std::nullopt;
   return best->task.id;
 }
@@ -84,7 +140,7 @@ SweepMetric initial_sweep_metric(const Settings& settings, const std::string& jo
   auto configured = settings.main_metric.find(job);
   std::string name =
       configured != settings.main_metric.end() ? configured->second : main_metric(names);
-  return {name, metric_lower_is_better(name)};
+  return {name, metric_lower_is_better(name), RankBy::Final};
 }
 
 Result<SweepTable> load_sweep_table(Store& store, const Settings& settings,

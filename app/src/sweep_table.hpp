@@ -25,10 +25,19 @@ struct SweepRow {
   int attempt = 0;           ///< the attempt summarized: the stream's latest
 };
 
-/// Which metric ranks the runs, and which way.
+/// Which value of a run's series ranks it: the last one (the model the run ends with, the
+/// default) or the best one it reached on the way.
+enum class RankBy { Final, Best };
+
+/// `final` or `best`, as `--by` takes it.
+const char* to_string(RankBy by);
+
+/// Which metric ranks the runs, which way, and by which of its values.
 struct SweepMetric {
   std::string name;  ///< empty: the job has no metric yet
   bool lower_is_better = true;
+  RankBy by = RankBy::Final;
+  bool operator==(const SweepMetric&) const = default;
 };
 
 /// The whole table of one job, rows in the store's order.
@@ -39,7 +48,7 @@ struct SweepTable {
   std::optional<std::string> best;  ///< id of the best run
 };
 
-/// `best by loss ↓ min`.
+/// `best by final loss ↓ min`: the rule that picks the best run.
 std::string sweep_metric_title(const SweepMetric& m);
 
 /// A value as the table shows it: 4 significant digits, `-` for none.
@@ -51,14 +60,15 @@ std::string sweep_trend_text(const std::vector<double>& tail);
 /// `id`, or `id (display name)`; not sanitized.
 std::string sweep_run_label(const Task& t);
 
-/// `best by loss ↓ min · g1 (baseline) 0.2639`: the metric, its direction and the best run.
+/// `best by final loss ↓ min · g1 (baseline) 0.2639`: the rule and the best run with the value
+/// it was ranked by.
 std::string sweep_header(const SweepMetric& m, const std::vector<SweepRow>& rows,
                          const std::optional<std::string>& best);
 
 /// A run's parameters by name: those stored when it was made (positional ones named after the
 /// command line's flags), else those of its command line (`trainyard run`, Batch tasks); then
 /// the values its output printed as configuration (Store::output_parameters) under names not
-/// given yet.
+/// given yet; never a name the run reports as a metric.
 std::vector<NameValue> run_parameters(Store& store, const Task& t);
 
 /// Puts `params` into `row`, in the columns of `names` (adding names it lacks).
@@ -72,7 +82,22 @@ void summarize_run(Store& store, const SweepMetric& m, SweepRow& row);
 /// Whether `a` beats `b` under `m`.
 bool better_value(const SweepMetric& m, double a, double b);
 
-/// The run with the best best-value, if any has one.
+/// The value `row` is ranked by under `m`: its final or its best; nullopt when it has none or it
+/// is NaN.
+std::optional<double> ranked_value(const SweepMetric& m, const SweepRow& row);
+
+/// The one ranking of runs, used by the sweep view, `trainyard sweep`, the compare view and
+/// `rm --keep-best`: runs that succeeded first, then runs not finished, then runs that failed;
+/// within each, the better ranked value first and runs without one last; then by id.
+bool ranks_before(const SweepMetric& m, const SweepRow& a, const SweepRow& b);
+
+/// Sorts `rows` by ranks_before.
+void rank_rows(const SweepMetric& m, std::vector<SweepRow>& rows);
+
+/// Whether `row` may be called best: it has a ranked value and did not fail.
+bool may_be_best(const SweepMetric& m, const SweepRow& row);
+
+/// The best run: the first by ranks_before that may_be_best; nullopt when none may.
 std::optional<std::string> best_run(const SweepMetric& m, const std::vector<SweepRow>& rows);
 
 /// The values of the metric's series that `row` summarizes, in printed order (the chart's curve).

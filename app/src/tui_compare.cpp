@@ -35,13 +35,24 @@ void compare_by_next_metric(TuiState& st) {
   if (!d) return;
   auto m = next_compare_metric(d->table.metric_names, d->table.metric.name);
   if (m.name.empty()) return set_status(st, "no metric yet to compare the runs by");
+  m.by = d->table.metric.by;
   st.compare.metric = m;
 }
 
 void flip_direction(TuiState& st) {
   const auto* d = shown_data<CompareData>(st);
   if (!d || d->table.metric.name.empty()) return;
-  st.compare.metric = SweepMetric{d->table.metric.name, !d->table.metric.lower_is_better};
+  SweepMetric m = d->table.metric;
+  m.lower_is_better = !m.lower_is_better;
+  st.compare.metric = m;
+}
+
+void flip_rank_by(TuiState& st) {
+  const auto* d = shown_data<CompareData>(st);
+  if (!d || d->table.metric.name.empty()) return;
+  SweepMetric m = d->table.metric;
+  m.by = m.by == RankBy::Final ? RankBy::Best : RankBy::Final;
+  st.compare.metric = m;
 }
 
 }  // namespace
@@ -97,6 +108,9 @@ bool compare_action(TuiState& st, Action a, size_t& selected) {
       return true;
     case Action::FlipDirection:
       flip_direction(st);
+      return true;
+    case Action::RankByFlip:
+      flip_rank_by(st);
       return true;
     default:
       return false;

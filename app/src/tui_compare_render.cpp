@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "enum_forms.hpp"
 #include "tui_compare.hpp"
 #include "widgets/charts.hpp"
 
@@ -26,7 +27,10 @@ int param_width(const CompareTable& t, size_t i) {
 }
 
 std::vector<Column> compare_columns(const CompareTable& t) {
-  std::vector<Column> cols{{"", 1}, {"RUN", 0, 8, 2}, {"STATE", 10}};
+  std::vector<Column> cols{{"", 1},
+                           {"RUN", 0, 8, 2},
+                           {"STATE", 10, 1, 0, Align::Left, 6},
+                           {"EXIT", 4, 1, 0, Align::Right}};
   for (size_t i = 0; i < t.param_names.size(); ++i)
     cols.push_back({sanitize_text(t.param_names[i]), param_width(t, i), 1, 0, Align::Right});
   cols.push_back({"FINAL", 9, 1, 0, Align::Right});
@@ -35,13 +39,13 @@ std::vector<Column> compare_columns(const CompareTable& t) {
   return cols;
 }
 
-// The best run of the set by its best value (★ in the table).
+// The best run of the set (★ in the table), by the one ranking (ranks_before).
 std::optional<size_t> best_index(const CompareTable& t) {
   std::optional<size_t> best;
   for (size_t i = 0; i < t.rows.size(); ++i) {
     const auto& r = t.rows[i].run;
-    if (!r || !r->best_value) continue;
-    if (!best || better_value(t.metric, *r->best_value, *t.rows[*best].run->best_value)) best = i;
+    if (!r || !may_be_best(t.metric, *r)) continue;
+    if (!best || ranks_before(t.metric, *r, *t.rows[*best].run)) best = i;
   }
   return best;
 }
@@ -56,11 +60,17 @@ TableRow compare_row(const CompareTable& t, size_t i, bool best) {
     out.cells.push_back({"missing", Role::Dim});
     return out;
   }
-  out.cells.push_back({std::string(to_wire(row.run->task.state)), task_role(row.run->task)});
+  Role state = task_role(row.run->task);
+  out.cells.push_back(enum_cell(task_state_text(row.run->task), state));
+  const auto& code = row.run->task.execution_info.exit_code;
+  out.cells.push_back({code ? std::to_string(*code) : "-", code && *code != 0 ? state : Role::Dim});
   for (const auto& v : row.run->params) out.cells.push_back({sanitize_text(v), std::nullopt});
-  out.cells.push_back({sweep_value_text(row.run->final_value), std::nullopt});
-  out.cells.push_back({sweep_value_text(row.run->best_value),
-                       best ? std::optional(Role::StateSuccess) : std::nullopt});
+  bool final_ranks = t.metric.by == RankBy::Final;
+  auto best_role = [&](bool ranked) {
+    return best && ranked ? std::optional(Role::StateSuccess) : std::nullopt;
+  };
+  out.cells.push_back({sweep_value_text(row.run->final_value), best_role(final_ranks)});
+  out.cells.push_back({sweep_value_text(row.run->best_value), best_role(!final_ranks)});
   out.cells.push_back({std::to_string(row.curve.size()), Role::Dim});
   return out;
 }

@@ -26,18 +26,25 @@ void grep_command(AppContext& ctx, TuiState& st, const std::string& pattern) {
   if (st.top().account != kLocalAccount) fetch_logs_for_grep(ctx, st);
 }
 
+// `LINE|o|ATTEMPT|TASK`, ATTEMPT -1 for the latest attempt's log.
 std::string grep_hit_key(const GrepHit& h) {
-  return fmt::format("{}|{}|{}", h.line, h.stderr_stream ? "e" : "o", h.task);
+  return fmt::format("{}|{}|{}|{}", h.line, h.stderr_stream ? "e" : "o", h.earlier ? h.attempt : -1,
+                     h.task);
 }
 
 std::optional<GrepHit> parse_grep_hit_key(const std::string& key) {
   auto a = key.find('|');
   if (a == std::string::npos || a == 0 || key.size() < a + 4 || key[a + 2] != '|')
     return std::nullopt;
+  auto b = key.find('|', a + 3);
+  if (b == std::string::npos) return std::nullopt;
   GrepHit h;
   h.line = std::stoull(key.substr(0, a));
   h.stderr_stream = key[a + 1] == 'e';
-  h.task = key.substr(a + 3);
+  int attempt = std::stoi(key.substr(a + 3, b - a - 3));
+  h.earlier = attempt >= 0;
+  h.attempt = std::max(attempt, 0);
+  h.task = key.substr(b + 1);
   return h;
 }
 
@@ -49,6 +56,7 @@ void open_grep_hit(AppContext& ctx, TuiState& st) {
   Frame next = st.top();
   next.view = View::Logs;
   next.task = hit->task;
+  next.entity = hit->earlier ? attempt_entity(hit->attempt) : "";
   next.query.clear();
   next.cursor = {};
   st.stack.push_back(std::move(next));

@@ -18,6 +18,10 @@ struct GrepHit {
   bool stderr_stream = false;
   size_t line = 0;  ///< 0-based
   std::string text;
+  /// The attempt whose log holds the line: N of `stdout.attempt-N.txt` for an earlier attempt of
+  /// a local run (earlier set), else the latest attempt's number (its stdout.txt).
+  int attempt = 0;
+  bool earlier = false;
 };
 
 /// What a grep found beyond its rows: how many logs it read and how many it could not.
@@ -37,7 +41,7 @@ void grep_command(AppContext& ctx, TuiState& st, const std::string& pattern);
 /// On a Batch account: queues the reading of the Grep frame's job's logs into their cache
 /// copies on the account's worker (tui_grep_fetch.cpp).
 void fetch_logs_for_grep(AppContext& ctx, TuiState& st);
-/// The row key of a hit, and the hit a key names (task, stream and line).
+/// The row key of a hit, and the hit a key names (task, stream, attempt and line).
 std::string grep_hit_key(const GrepHit& h);
 std::optional<GrepHit> parse_grep_hit_key(const std::string& key);
 /// Opens the selected hit's log at its line, the match highlighted.

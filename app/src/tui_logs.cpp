@@ -1,4 +1,6 @@
 // The log pane: a live tail of stdout/stderr through the bounded-memory LogFile.
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "local/task_environment.hpp"
@@ -27,7 +29,8 @@ void scroll(LogState& lg, long delta) {
 // A task's stdout and stderr keep read marks (see LogMetricsFollower); a node's files do not.
 // The reader reads them (tui_log_marks.hpp).
 void attach_marks(const Frame& f, LogState& lg) {
-  if (f.task.empty() || !f.node.empty()) return;
+  // Marks date the latest attempt's lines; an earlier attempt's file has none.
+  if (f.task.empty() || !f.node.empty() || attempt_of_frame(f)) return;
   // The name both sides keep marks by.
   lg.marks_key = LogMarksKey{f.account, f.job, f.task, remote_log_file(f, lg.stderr_stream)};
 }
@@ -39,12 +42,28 @@ std::string remote_log_file(const Frame& f, bool stderr_stream) {
   return stderr_stream ? "stderr.txt" : "stdout.txt";
 }
 
+std::string attempt_entity(int attempt) {
+  return fmt::format("attempt:{}", attempt);
+}
+
+std::optional<int> attempt_of_frame(const Frame& f) {
+  if (!f.entity.starts_with("attempt:")) return std::nullopt;
+  int n = 0;
+  auto text = std::string_view(f.entity).substr(8);
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < 0) return std::nullopt;
+  return n;
+}
+
 // A local run's own file, the cache copy a Batch account's poller keeps of the remote one, or
 // the copy of a blob the storage worker keeps.
 std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
   if (auto b = blob_of_frame(f)) return blob_copy_path(ctx.data_dir, *b);
   if (f.account == kLocalAccount) {
     auto paths = run_paths(ctx.data_dir, f.job, f.task);
+    if (auto n = attempt_of_frame(f))
+      return fmt::format("{}/{}.attempt-{}.txt", paths.dir, stderr_stream ? "stderr" : "stdout",
+                         *n);
     return stderr_stream ? paths.stderr_txt : paths.stdout_txt;
   }
   RemoteFileRef ref{f.account, f.job, f.task, "", "", remote_log_file(f, stderr_stream)};

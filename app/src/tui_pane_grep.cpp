@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "local/task_environment.hpp"
 #include "tui_grep.hpp"
 
 namespace trainyard {
@@ -23,6 +24,11 @@ const std::vector<ColumnDef<GrepHit>>& grep_columns() {
        [](const GrepHit& h) {
          return TableCell{h.stderr_stream ? "stderr" : "stdout",
                           h.stderr_stream ? std::optional(Role::StatusError) : std::nullopt};
+       }},
+      {"attempt",
+       {"TRY", 3, 1, 0, Align::Right},
+       [](const GrepHit& h) {
+         return TableCell{std::to_string(h.attempt), h.earlier ? Role::Dim : Role::Row};
        }},
       {"line",
        {"LINE", 7, 1, 0, Align::Right},
@@ -99,15 +105,37 @@ class GrepPane : public Pane {
     Frame log_frame = f;
     for (const auto& t : *tasks) {
       log_frame.task = t.id;
-      for (bool err : {false, true}) search_file(ctx, log_frame, err, f.query, pattern, hits);
+      // A local run's earlier attempts first (stdout.attempt-N.txt), then its latest.
+      int earlier = f.account == kLocalAccount ? earlier_attempts(ctx, f.job, t.id) : 0;
+      for (int n = 0; n <= earlier; ++n) {
+        log_frame.entity = n < earlier ? attempt_entity(n) : "";
+        for (bool err : {false, true})
+          search_file(ctx, log_frame, err, f.query, pattern, {n, n < earlier}, hits);
+      }
     }
     summary_->hits = hits.size();
     summary_->capped = hits.size() >= kGrepMaxHits;
     return hits;
   }
 
+  // How many earlier attempts of a local run kept their logs (stdout.attempt-0.txt, -1, …).
+  static int earlier_attempts(AppContext& ctx, const std::string& job, const std::string& task) {
+    auto dir = run_paths(ctx.data_dir, job, task).dir;
+    int n = 0;
+    std::error_code ec;
+    while (std::filesystem::exists(fmt::format("{}/stdout.attempt-{}.txt", dir, n), ec) ||
+           std::filesystem::exists(fmt::format("{}/stderr.attempt-{}.txt", dir, n), ec))
+      ++n;
+    return n;
+  }
+
+  struct Attempt {
+    int number = 0;
+    bool earlier = false;
+  };
+
   void search_file(AppContext& ctx, const Frame& task_log, bool err, const std::string& query,
-                   const GrepPattern& pattern, std::vector<GrepHit>& hits) {
+                   const GrepPattern& pattern, Attempt attempt, std::vector<GrepHit>& hits) {
     if (hits.size() >= kGrepMaxHits) return;
     auto path = log_path(ctx, task_log, err);
     std::error_code ec;
@@ -125,7 +153,7 @@ class GrepPane : public Pane {
     }
     for (const auto& l : cached.lines) {
       if (hits.size() >= kGrepMaxHits) return;
-      hits.push_back({task_log.task, err, l.line, l.text});
+      hits.push_back({task_log.task, err, l.line, l.text, attempt.number, attempt.earlier});
     }
   }
 

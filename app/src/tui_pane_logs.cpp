@@ -15,6 +15,8 @@ class LogsPane : public Pane {
   std::string title(const Frame& f) const override {
     if (auto b = blob_of_frame(f)) return "Blob · " + sanitize_text(b->container + "/" + b->blob);
     if (!f.node.empty()) return "Logs · " + f.pool + "/" + f.node;
+    if (auto n = attempt_of_frame(f))
+      return "Logs · " + f.job + "/" + f.task + " · attempt " + std::to_string(*n);
     return "Logs · " + f.job + "/" + f.task;
   }
   std::vector<std::string> crumbs(const TuiState& st) const override {
@@ -32,7 +34,9 @@ class LogsPane : public Pane {
     std::vector<std::string> parts{f.account, "jobs"};
     if (!f.job.empty()) parts.push_back(f.job);
     parts.push_back(f.task);
-    parts.push_back(state.stderr_stream ? "stderr" : "stdout");
+    std::string stream = state.stderr_stream ? "stderr" : "stdout";
+    if (auto n = attempt_of_frame(f)) stream += ".attempt-" + std::to_string(*n);
+    parts.push_back(stream);
     return parts;
   }
   std::vector<Context> contexts() const override { return {Context::Logs, Context::Global}; }

@@ -30,7 +30,7 @@ struct TaskRow {
 std::string ran_for(const Task& t, Timestamp now) {
   const auto& e = t.execution_info;
   if (!e.start_time) return "-";
-  return format_age(e.end_time.value_or(now) - *e.start_time);
+  return format_run_time(e.end_time.value_or(now) - *e.start_time);
 }
 
 std::string exit_text(const Task& t) {
@@ -81,8 +81,7 @@ std::string run_disk(AppContext& ctx, const Task& t) {
 // `state:failed` and `state:completed` both name a failed task.
 std::vector<std::string> state_values(const Task& t) {
   std::vector<std::string> out{std::string(to_wire(t.state))};
-  if (t.state == TaskState::Completed && t.execution_info.result == TaskResult::Failure)
-    out.push_back("failed");
+  if (task_outcome(t) == TaskOutcome::Failure) out.push_back("failed");
   return out;
 }
 
@@ -109,7 +108,7 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
        [](R r) { return SortKey{r.task.id}; }},
       {"state",
        {"STATE", 10, 1, 0, Align::Left, 6},
-       [](R r) { return enum_cell(to_wire(r.task.state), task_role(r.task)); },
+       [](R r) { return enum_cell(task_state_text(r.task), task_role(r.task)); },
        [](R r) { return SortKey{int64_t{static_cast<int>(r.task.state)}}; },
        Shown::Always,
        [](R r) { return state_values(r.task); }},
@@ -133,7 +132,7 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
        [](R r) { return SortKey{int64_t{r.task.execution_info.requeue_count}}; },
        Shown::Batch},
       {"gpu", {"GPU", 3, 1, 0, Align::Right}, [](R r) { return plain(slots_text(r.task)); }},
-      {"ran", {"RAN", 5, 1, 0, Align::Right}, [](R r) { return plain(ran_for(r.task, r.now)); }},
+      {"ran", {"RAN", 6, 1, 0, Align::Right}, [](R r) { return plain(ran_for(r.task, r.now)); }},
       {"trend",
        {"TREND", 8},
        [](R r) {

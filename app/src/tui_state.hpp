@@ -288,6 +288,11 @@ std::vector<std::string> path_candidates(const std::string& text);
 void open_logs(AppContext& ctx, TuiState& st, bool stderr_stream = false);
 /// The file a frame's log is read from: a local run's own, else a Batch task's cache copy.
 std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream);
+/// `attempt:N`: the Frame entity of the log view of a local run's earlier attempt N
+/// (`stdout.attempt-N.txt`).
+std::string attempt_entity(int attempt);
+/// The earlier attempt a log frame shows (attempt_entity); nullopt for the latest.
+std::optional<int> attempt_of_frame(const Frame& f);
 /// The remote file a Batch frame's log pane follows (`stdout.txt`, `startup/stderr.txt`…).
 std::string remote_log_file(const Frame& f, bool stderr_stream);
 void refresh_logs(TuiState& st);

@@ -9,6 +9,7 @@
 
 #include "core/sanitizer.hpp"
 #include "core/text.hpp"
+#include "enum_forms.hpp"
 #include "sync/metric_parser.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
@@ -82,20 +83,27 @@ void load_rows(AppContext& ctx, TuiState& st) {
   sw.best = best_run(sw.metric, sw.rows);
 }
 
-// Sortable columns: ID, STATE, each parameter, FINAL, BEST.
+// Sortable columns: ID, STATE, EXIT, each parameter, FINAL, BEST. No column (-1) is the ranking
+// itself (ranks_before), which the header's rule names.
 size_t sortable_count(size_t params) {
-  return params + 4;
+  return params + 5;
 }
 
-size_t sort_index(const SweepState& sw) {
-  return sw.sort_column < 0 ? sortable_count(sw.param_names.size()) - 1
-                            : static_cast<size_t>(sw.sort_column);
+// The ranking shows its arrow on the column it ranks by.
+size_t arrow_index(const SweepState& sw) {
+  size_t p = sw.param_names.size();
+  if (sw.sort_column >= 0) return static_cast<size_t>(sw.sort_column);
+  return sw.metric.by == RankBy::Final ? p + 3 : p + 4;
 }
 
 std::string sort_text(const SweepRow& r, size_t col) {
   if (col == 0) return r.task.id;
-  if (col == 1) return std::string(to_wire(r.task.state));
-  return r.params[col - 2];
+  if (col == 1) return std::string(task_state_text(r.task));
+  if (col == 2) {
+    const auto& code = r.task.execution_info.exit_code;
+    return code ? std::to_string(*code) : "";
+  }
+  return r.params[col - 3];
 }
 
 int compare_text(const std::string& a, const std::string& b) {
@@ -106,12 +114,17 @@ int compare_text(const std::string& a, const std::string& b) {
 
 // Values sort best first; runs without a value go last in either direction.
 void sort_rows(SweepState& sw) {
-  size_t col = sort_index(sw), p = sw.param_names.size();
+  if (sw.sort_column < 0) {
+    rank_rows(sw.metric, sw.rows);
+    if (sw.reversed) std::reverse(sw.rows.begin(), sw.rows.end());
+    return;
+  }
+  size_t col = static_cast<size_t>(sw.sort_column), p = sw.param_names.size();
   std::stable_sort(sw.rows.begin(), sw.rows.end(), [&](const SweepRow& a, const SweepRow& b) {
     int c = 0;
-    if (col >= p + 2) {
-      auto va = col == p + 2 ? a.final_value : a.best_value;
-      auto vb = col == p + 2 ? b.final_value : b.best_value;
+    if (col >= p + 3) {
+      auto va = col == p + 3 ? a.final_value : a.best_value;
+      auto vb = col == p + 3 ? b.final_value : b.best_value;
       if (va.has_value() != vb.has_value()) return va.has_value();
       if (va)
         c = better_value(sw.metric, *va, *vb) ? -1 : (better_value(sw.metric, *vb, *va) ? 1 : 0);
@@ -138,9 +151,9 @@ std::optional<size_t> mark_index(const SweepState& sw, const std::string& id) {
 
 // The arrow says which way the values run down the column.
 std::string sort_title(const SweepState& sw, size_t col, std::string title) {
-  if (col != sort_index(sw)) return title;
+  if (col != arrow_index(sw)) return title;
   bool ascending = !sw.reversed;
-  if (col >= sw.param_names.size() + 2 && !sw.metric.lower_is_better) ascending = !ascending;
+  if (col >= sw.param_names.size() + 3 && !sw.metric.lower_is_better) ascending = !ascending;
   return title + (ascending ? "▲" : "▼");
 }
 
@@ -151,14 +164,16 @@ int param_width(const SweepState& sw, size_t i) {
 }
 
 std::vector<Column> sweep_columns(const SweepState& sw) {
-  std::vector<Column> cols{
-      {"", 1}, {sort_title(sw, 0, "ID"), 0, 8, 2}, {sort_title(sw, 1, "STATE"), 10}};
+  std::vector<Column> cols{{"", 1},
+                           {sort_title(sw, 0, "ID"), 0, 8, 2},
+                           {sort_title(sw, 1, "STATE"), 10, 1, 0, Align::Left, 6},
+                           {sort_title(sw, 2, "EXIT"), 4, 1, 0, Align::Right}};
   for (size_t i = 0; i < sw.param_names.size(); ++i)
-    cols.push_back({sort_title(sw, i + 2, sanitize_text(sw.param_names[i])), param_width(sw, i), 1,
+    cols.push_back({sort_title(sw, i + 3, sanitize_text(sw.param_names[i])), param_width(sw, i), 1,
                     0, Align::Right});
   size_t p = sw.param_names.size();
-  cols.push_back({sort_title(sw, p + 2, "FINAL"), 9, 1, 0, Align::Right});
-  cols.push_back({sort_title(sw, p + 3, "BEST"), 9, 1, 0, Align::Right});
+  cols.push_back({sort_title(sw, p + 3, "FINAL"), 9, 1, 0, Align::Right});
+  cols.push_back({sort_title(sw, p + 4, "BEST"), 9, 1, 0, Align::Right});
   cols.push_back({"TREND", 8});
   return cols;
 }
@@ -172,11 +187,16 @@ TableRow sweep_row(const SweepState& sw, const SweepRow& r) {
       {mark ? "●" : "", mark ? std::optional(sweep_series_role(*mark)) : std::nullopt});
   row.cells.push_back(
       {(best ? "★ " : "  ") + sanitize_text(sweep_run_label(r.task)), std::nullopt});
-  row.cells.push_back({std::string(to_wire(r.task.state)), state});
+  row.cells.push_back(enum_cell(task_state_text(r.task), state));
+  const auto& code = r.task.execution_info.exit_code;
+  row.cells.push_back({code ? std::to_string(*code) : "-", code && *code != 0 ? state : Role::Dim});
   for (const auto& v : r.params) row.cells.push_back({sanitize_text(v), std::nullopt});
-  row.cells.push_back({sweep_value_text(r.final_value), std::nullopt});
-  row.cells.push_back(
-      {sweep_value_text(r.best_value), best ? std::optional(Role::StateSuccess) : std::nullopt});
+  bool final_ranks = sw.metric.by == RankBy::Final;
+  auto best_role = [&](bool ranked) {
+    return best && ranked ? std::optional(Role::StateSuccess) : std::nullopt;
+  };
+  row.cells.push_back({sweep_value_text(r.final_value), best_role(final_ranks)});
+  row.cells.push_back({sweep_value_text(r.best_value), best_role(!final_ranks)});
   row.cells.push_back({sweep_trend_text(r.tail), Role::Sparkline});
   return row;
 }
@@ -239,7 +259,7 @@ void next_metric(TuiState& st) {
   if (names.empty()) return set_status(st, "no metric yet to rank the runs by");
   auto it = std::find(names.begin(), names.end(), v->metric.name);
   auto next = it == names.end() || it + 1 == names.end() ? names.front() : *(it + 1);
-  rank_by(st, {next, metric_lower_is_better(next)});
+  rank_by(st, {next, metric_lower_is_better(next), v->metric.by});
 }
 
 // The metric ranking the runs on screen (the UI's choice, else the job's main one).
@@ -274,9 +294,7 @@ void accept_sweep_choice(TuiState& st, const SweepChoice& in) {
     sw = SweepState{};
     sw.job = key;
   }
-  bool metric_changed =
-      in.metric.name != sw.metric.name || in.metric.lower_is_better != sw.metric.lower_is_better;
-  if (!in.metric.name.empty() && metric_changed) {
+  if (!in.metric.name.empty() && in.metric != sw.metric) {
     sw.metric = in.metric;
     sw.rerank = true;
     sw.stale = true;
@@ -353,8 +371,8 @@ bool sweep_action(TuiState& st, Action a) {
   size_t columns = sortable_count(v ? v->params : sw.param_names.size());
   switch (a) {
     case Action::SortNext:
-      sw.sort_column = static_cast<int>(
-          ((sw.sort_column < 0 ? columns - 1 : static_cast<size_t>(sw.sort_column)) + 1) % columns);
+      // Through every column, then back to the ranking.
+      sw.sort_column = sw.sort_column + 1 < static_cast<int>(columns) ? sw.sort_column + 1 : -1;
       sw.reversed = false;
       return true;
     case Action::SortFlip:
@@ -368,7 +386,14 @@ bool sweep_action(TuiState& st, Action a) {
       return true;
     case Action::FlipDirection: {
       auto m = shown_metric(st);
-      rank_by(st, {m.name, !m.lower_is_better});
+      m.lower_is_better = !m.lower_is_better;
+      rank_by(st, m);
+      return true;
+    }
+    case Action::RankByFlip: {
+      auto m = shown_metric(st);
+      m.by = m.by == RankBy::Final ? RankBy::Best : RankBy::Final;
+      rank_by(st, m);
       return true;
     }
     case Action::Chart:

@@ -19,9 +19,9 @@ std::vector<std::string> chart_runs(const SweepState& sw) {
     return {sw.marked.begin(), sw.marked.begin() + std::min(sw.marked.size(), kMaxCurves)};
   std::vector<const SweepRow*> ranked;
   for (const auto& r : sw.rows)
-    if (r.best_value) ranked.push_back(&r);
+    if (ranked_value(sw.metric, r)) ranked.push_back(&r);
   std::stable_sort(ranked.begin(), ranked.end(), [&](const SweepRow* a, const SweepRow* b) {
-    return better_value(sw.metric, *a->best_value, *b->best_value);
+    return ranks_before(sw.metric, *a, *b);
   });
   std::vector<std::string> out;
   for (size_t i = 0; i < ranked.size() && i < kTopRuns; ++i) out.push_back(ranked[i]->task.id);
@@ -53,7 +53,8 @@ std::string chart_title(const SweepState& sw, const std::vector<std::string>& ru
   auto metric = stream.empty() ? sw.metric.name : fmt::format("{} ({})", sw.metric.name, stream);
   size_t shown = runs.size();
   if (sw.marked.empty())
-    return fmt::format("{} · top {} by best (Space marks runs)", metric, shown);
+    return fmt::format("{} · top {} by {} (Space marks runs)", metric, shown,
+                       to_string(sw.metric.by));
   if (sw.marked.size() > shown)
     return fmt::format("{} · {} of {} marked runs", metric, shown, sw.marked.size());
   return fmt::format("{} · {} marked run(s)", metric, shown);

@@ -31,8 +31,7 @@ Role task_role(const Task& t) {
     case TaskState::Running:
       return Role::StateRunning;
     case TaskState::Completed:
-      return t.execution_info.result == TaskResult::Success ? Role::StateSuccess
-                                                            : Role::StateFailure;
+      return task_outcome(t) == TaskOutcome::Success ? Role::StateSuccess : Role::StateFailure;
   }
   return Role::Row;
 }

@@ -110,7 +110,7 @@ TEST_F(TuiBatch, SubmitOnTheBatchAccountAddsTheJobsTasksAndCountsThem) {
                            [](const std::string& text) { return text.back() == '%'; }) -
               cells.begin();
     if (cells.size() < static_cast<size_t>(at) + 5) return -1;
-    int sum = 0;  // ACTIVE RUNNING COMPLETED FAILED
+    int sum = 0;  // QUEUED RUNNING DONE FAILED
     for (auto i = at + 1; i < at + 5; ++i) sum += std::stoi(cells[static_cast<size_t>(i)]);
     return sum;
   };

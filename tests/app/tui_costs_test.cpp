@@ -154,13 +154,15 @@ TEST_F(TuiCosts, ABudgetAlertsOncePerCrossing) {
   auto first = budget_alerts(c, b, crossed);
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0].kind, AlertKind::BudgetCrossed);
-  EXPECT_EQ(first[0].text, "budget: contoso projected 16.90 USD, over its 15.00 USD budget");
+  EXPECT_EQ(first[0].text,
+            "budget: contoso projected 16.8958 USD, over its 15.0000 USD budget (113%)");
   EXPECT_TRUE(budget_alerts(c, b, crossed).empty());  // still over: told once
   c.jobs["train"].projected = 21.0;
   auto job = budget_alerts(c, b, crossed);
   ASSERT_EQ(job.size(), 1u);
   EXPECT_EQ(job[0].job, "train");
-  EXPECT_EQ(job[0].text, "budget: job train projected 21.00 USD, over its 20.00 USD budget");
+  EXPECT_EQ(job[0].text,
+            "budget: job train projected 21.0000 USD, over its 20.0000 USD budget (105%)");
   c.projected = 14.0;  // back under, then over again: a new crossing
   EXPECT_TRUE(budget_alerts(c, b, crossed).empty());
   c.projected = 15.5;
@@ -171,19 +173,20 @@ TEST_F(TuiCosts, TheJobsPaneShowsCostsWasteAndTheBudget) {
   seed();
   fixture_.ctx().settings.budgets[kAccount] = Budget{15.0, {}};
   open_batch(kWide, "jobs");
-  EXPECT_NE(line_with("cost   so far 8.45 USD · projected 16.90 USD · budget 15.00 USD EXCEEDED "
-                      "· burn 8.27 USD/h · westeurope prices of 2024-03-01"),
+  EXPECT_NE(line_with("cost   so far 8.4479 USD · projected 16.8958 USD · budget 15.0000 USD "
+                      "EXCEEDED · burn 8.2726 USD/h · westeurope prices of 2024-03-01"),
             "")
       << screen();
-  EXPECT_NE(line_with("waste  2 idle dedicated node(s) billing 3.87 USD/h (cpu, gpu) · 1 job(s) "
+  EXPECT_NE(line_with("waste  2 idle dedicated node(s) billing 3.8650 USD/h (cpu, gpu) · 1 job(s) "
                       "done but still active, held against the job quota (t terminates): done"),
             "")
       << screen();
   EXPECT_NE(line_with("COST"), "") << screen();
   auto train = line_with("train");
   EXPECT_NE(train.find("8.45"), std::string::npos) << screen();
-  EXPECT_NE(screen().find("budget: contoso projected 16.90 USD, over its 15.00 USD budget"),
-            std::string::npos)
+  EXPECT_NE(
+      screen().find("budget: contoso projected 16.8958 USD, over its 15.0000 USD budget (113%)"),
+      std::string::npos)
       << screen();
   keys("W");  // wide: the projection per job
   EXPECT_NE(line_with("train").find("16.90"), std::string::npos) << screen();
@@ -194,7 +197,7 @@ TEST_F(TuiCosts, TheJobsPaneShowsCostsWasteAndTheBudget) {
 TEST_F(TuiCosts, ASmallTerminalKeepsTheJobsAndDropsTheCostLinesFirst) {
   seed();
   open_batch({100, 12}, "jobs");  // 12 rows: crumbs, 2 borders, hints, status: 7 inside
-  EXPECT_NE(line_with("cost   so far 8.45 USD"), "") << screen();
+  EXPECT_NE(line_with("cost   so far 8.4479 USD"), "") << screen();
   EXPECT_EQ(line_with("waste"), "") << screen();
   EXPECT_NE(line_with("train"), "") << screen();
   open_batch({100, 11}, "jobs");
@@ -220,9 +223,9 @@ TEST_F(TuiCosts, QuittingWhileIdleDedicatedNodesBillSaysSoFirst) {
   keys("q");
   EXPECT_FALSE(tui_->done());
   EXPECT_NE(line_with("Still billing: contoso: 2 idle dedicated node(s) billing"), "") << screen();
-  EXPECT_NE(line_with("3.87 USD/h (cpu, gpu). Quit anyway?"), "") << screen();
+  EXPECT_NE(line_with("3.8650 USD/h (cpu, gpu). Quit anyway?"), "") << screen();
   EXPECT_EQ(tui_->parting_note(),
-            "still billing: contoso: 2 idle dedicated node(s) billing 3.87 USD/h (cpu, gpu)");
+            "still billing: contoso: 2 idle dedicated node(s) billing 3.8650 USD/h (cpu, gpu)");
   keys("Enter");  // No is the default
   EXPECT_FALSE(tui_->done());
   keys("q y");

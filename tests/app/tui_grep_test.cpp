@@ -4,8 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
+#include "local/task_environment.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_grep_test {
@@ -47,6 +49,31 @@ TEST_F(TuiGrep, RegexHitOpensTheLogAtItsLine) {
   expect("grep_opened_80x24");
   keys("Escape");
   expect("grep_regex_80x24");
+}
+
+// A run that printed loss=nan in an earlier attempt kept that attempt's log as
+// stdout.attempt-0.txt: grep reads it too, says which attempt each line is of (TRY 0 for the
+// first, 1 for the latest here), and Enter opens that attempt's file.
+TEST_F(TuiGrep, EveryAttemptsLogIsSearched) {
+  auto dir = run_paths(fixture_.dir(), "resnet-sweep", "lr-0001").dir;
+  std::ofstream(dir + "/stdout.attempt-0.txt") << "epoch 1 loss=nan\nattempt 0 ends\n";
+  std::ofstream(dir + "/stderr.attempt-0.txt") << "";
+  open(kHuge, "tasks", "resnet-sweep");
+  command("grep ends");
+  auto hit = line_with("attempt 0 ends");
+  EXPECT_TRUE(std::regex_search(hit, std::regex("lr-0001 +stdout +0 +2 +attempt 0 ends"))) << hit;
+  EXPECT_NE(line_with("1 line(s) match ends in 4 log(s)"), "") << screen();
+  keys("Escape :");
+  type("grep loss=");
+  keys("Enter");
+  EXPECT_TRUE(
+      std::regex_search(line_with("loss=nan"), std::regex(" stdout +0 +1 +epoch 1 loss=nan")))
+      << screen();
+  EXPECT_TRUE(std::regex_search(line_with("loss=0.9120"), std::regex(" stdout +1 +\\d+ ")))
+      << screen();
+  keys("g Enter");  // the first hit: attempt 0's line
+  EXPECT_NE(line_with("resnet-sweep › lr-0001 › stdout.attempt-0"), "") << screen();
+  EXPECT_NE(line_with("epoch 1 loss=nan"), "") << screen();
 }
 
 TEST_F(TuiGrep, ABadRegexIsRefusedOnTheStatusLine) {

@@ -327,7 +327,7 @@ TEST_F(TuiScreen, SweepFromTasksAndCommand) {
 
 TEST_F(TuiScreen, SweepSortedByParameterWithMarks) {
   open(kNormal, "tasks", "lr-grid");
-  keys("w o o o O Space j Space");  // ID, STATE, lr; reversed; mark the first two rows
+  keys("w o o o o O Space j Space");  // ID, STATE, EXIT, lr; reversed; mark the first two rows
   expect("sweep_sorted_marked_80x24");
 }
 

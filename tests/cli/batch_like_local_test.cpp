@@ -89,7 +89,7 @@ TEST_F(BatchLikeLocal, AJobSubmittedFromTheCliShowsItsTaskCountsAtOnce) {
   ASSERT_EQ(r.code, 0) << r.err;
   int tasks = -1;
   for (const auto& line : lines_of(r.out)) {
-    auto c = cells_of(line);  // JOB STATE POOL ACTIVE RUNNING COMPLETED FAILED CREATED
+    auto c = cells_of(line);  // JOB STATE POOL ACTIVE RUNNING DONE FAILED CREATED
     if (c.size() >= 7 && c[0] == "sweep")
       tasks = std::stoi(c[3]) + std::stoi(c[4]) + std::stoi(c[5]);
   }

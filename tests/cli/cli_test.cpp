@@ -191,6 +191,42 @@ TEST_F(Cli, StopEndsTheWholeProcessGroup) {
   EXPECT_EQ(task_json(ref).value("state", ""), "completed");
 }
 
+// A run that had ended was reported `stopped` with exit 0; as Batch's 409 for a completed task,
+// nothing is stopped: it says so, with the run's exit code, and exits 1.
+TEST_F(Cli, StopOfAFinishedRunSaysItHadFinished) {
+  auto ref = submit({"--id", "done"}, {"sh", "-c", "exit 3"});
+  ty({"wait", ref});
+  ASSERT_EQ(task_json(ref).value("state", ""), "completed");
+  auto r = ty({"stop", ref});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "trainyard: task " + ref + " had already finished (exit code 3): nothing to stop\n");
+}
+
+// One definition in `ls jobs` and the TUI's Jobs pane: DONE counts the completed tasks that
+// succeeded, FAILED those that failed; 2 succeeded and 1 failed read DONE 2, FAILED 1.
+TEST_F(Cli, LsJobsSplitsCompletedTasksIntoDoneAndFailed) {
+  auto a = submit({"--job", "mixed", "--id", "a"}, {"true"});
+  auto b = submit({"--job", "mixed", "--id", "b"}, {"true"});
+  auto c = submit({"--job", "mixed", "--id", "c"}, {"false"});
+  for (const auto& ref : {a, b, c}) ty({"wait", ref});
+  auto r = ty({"ls", "jobs"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto lines = lines_of(r.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(std::regex_search(
+      lines[0], std::regex("^JOB +STATE +POOL +ACTIVE +RUNNING +DONE +FAILED +CREATED$")))
+      << lines[0];
+  bool seen = false;
+  for (const auto& l : lines)
+    if (l.rfind("mixed ", 0) == 0) {
+      seen = true;
+      EXPECT_TRUE(std::regex_search(l, std::regex("^mixed +active +local +0 +0 +2 +1 "))) << l;
+    }
+  EXPECT_TRUE(seen) << r.out;
+}
+
 // --- logs -----------------------------------------------------------------------------------
 
 TEST_F(Cli, LogsSanitizesUnlessRaw) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -122,6 +123,24 @@ TEST_F(Cli, MetricsOfAFastRunAreComplete) {
   ASSERT_EQ(rows.size(), 200001u);
   EXPECT_EQ(rows[1], "loss,stdout,0,1,1");
   EXPECT_EQ(rows.back(), "loss,stdout,0,200000,200000");
+}
+
+// loss 1, nan, 0.5, nan: MIN 0.5 and MAX 1 are of the numbers; the two NaNs are counted apart.
+TEST_F(Cli, MetricsTableSkipsNanInMinAndMaxAndCountsIt) {
+  auto ref = submit({"--id", "diverged"},
+                    {"sh", "-c",
+                     "echo 'step=1 loss=1'; echo 'step=2 loss=nan'; echo 'step=3 loss=0.5'; "
+                     "echo 'step=4 loss=nan'"});
+  ASSERT_EQ(ty({"wait", ref}).code, 0);
+  auto r = ty({"metrics", ref});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 2u) << r.out;
+  EXPECT_TRUE(std::regex_search(
+      lines[0], std::regex("^NAME +STREAM +ATTEMPT +POINTS +FIRST +LAST +MIN +MAX +NAN$")))
+      << lines[0];
+  EXPECT_TRUE(std::regex_search(lines[1], std::regex("^loss +stdout\\* +0 +4 +1 +nan +0.5 +1 +2$")))
+      << lines[1];
 }
 
 TEST_F(Cli, MetricsOfAnUnknownTaskIsAnError) {

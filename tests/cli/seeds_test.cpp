@@ -1,6 +1,8 @@
 // The seeds' job files on this machine: a sweep that grows by resubmission, `--job-id` for
 // jobs.yaml, the Batch AI lab's job.json, local runs that stay inside the data directory,
 // `--no-container` and the warnings of `--dry-run`.
+#include <set>
+
 #include "cli_fixture.hpp"
 
 namespace trainyard::clitest::seeds_test {
@@ -52,6 +54,32 @@ TEST_F(Seeds, ResubmittingTheSameSpecAddsNoTask) {
   EXPECT_NE(again.out.find("sweep: 0 task(s) queued, 3 already there"), std::string::npos)
       << again.out;
   EXPECT_EQ(commands_of("sweep").size(), 3u);
+}
+
+// After `rm` of two finished runs, growing the sweep queued them again. The job remembers what it
+// removed: the grown spec queues only seed 44, and says why 11 and 22 stay out, until asked.
+TEST_F(Seeds, RemovedRunsAreNotQueuedAgainUnlessAsked) {
+  ASSERT_EQ(ty({"submit", seeds_spec("sweep", "[11, 22, 33]")}).code, 0);
+  for (const char* t : {"sweep/task-00000", "sweep/task-00001", "sweep/task-00002"})
+    ASSERT_EQ(ty({"wait", t}).code, 0) << t;
+  ASSERT_EQ(ty({"rm", "sweep/task-00000", "sweep/task-00001"}).code, 0);
+  auto grown = ty({"submit", seeds_spec("sweep", "[11, 22, 33, 44]")});
+  ASSERT_EQ(grown.code, 0) << grown.err;
+  EXPECT_NE(grown.out.find("sweep: 1 task(s) queued, 1 already there, 2 removed earlier, not "
+                           "queued again (--rerun-removed)"),
+            std::string::npos)
+      << grown.out;
+  std::set<std::string> commands;
+  for (const auto& [id, c] : commands_of("sweep")) commands.insert(c);
+  EXPECT_EQ(commands, (std::set<std::string>{"echo seed=33", "echo seed=44"}));
+  auto rerun = ty({"submit", "--rerun-removed", seeds_spec("sweep", "[11, 22, 33, 44]")});
+  ASSERT_EQ(rerun.code, 0) << rerun.err;
+  EXPECT_NE(rerun.out.find("sweep: 2 task(s) queued, 2 already there\n"), std::string::npos)
+      << rerun.out;
+  commands.clear();
+  for (const auto& [id, c] : commands_of("sweep")) commands.insert(c);
+  EXPECT_EQ(commands, (std::set<std::string>{"echo seed=11", "echo seed=22", "echo seed=33",
+                                             "echo seed=44"}));
 }
 
 // Shipyard numbers a factory's tasks task-00000, task-00001, … in the order the factory yields

@@ -50,5 +50,17 @@ TEST(Time, Ages) {
   EXPECT_EQ(format_age(hours(49)), "2d");
 }
 
+// A run of 1m57s read `1m` in RAN; a run time keeps its second unit below a day.
+TEST(Time, RunTimes) {
+  using namespace std::chrono;
+  EXPECT_EQ(format_run_time(seconds(0)), "0s");
+  EXPECT_EQ(format_run_time(seconds(59)), "59s");
+  EXPECT_EQ(format_run_time(seconds(117)), "1m57s");
+  EXPECT_EQ(format_run_time(seconds(3599)), "59m59s");
+  EXPECT_EQ(format_run_time(seconds(3600 + 5 * 60 + 59)), "1h05m");
+  EXPECT_EQ(format_run_time(hours(51) + minutes(59)), "2d03h");
+  EXPECT_EQ(format_run_time(-seconds(3)), "0s");
+}
+
 }  // namespace
 }  // namespace trainyard::time_test

@@ -77,6 +77,18 @@ TEST(CommandLineParameters, ShellScriptWordsRedirectionsAndRepeats) {
   EXPECT_TRUE(command_line_parameters("").empty());
 }
 
+// A shell script's punctuation ends a value (`lr=0.001;` read `0.001;`), and what the shell
+// expands when it runs (`$(awk …)`, `$i`, `$LR`) is no value at all.
+TEST(CommandLineParameters, ShellPunctuationEndsAValueAndExpansionsAreNone) {
+  EXPECT_EQ(
+      command_line_parameters(
+          "sh -c \"echo lr=0.001; for i in 1 2; do echo loss=0.$i; done; "
+          "loss=$(awk 'BEGIN{print 1}'); python t.py --lr $LR --seed 3|tee x&&echo batch=8\""),
+      (Params{{"lr", "0.001"}, {"seed", "3"}, {"batch", "8"}}));
+  EXPECT_EQ(command_line_parameters("python t.py --epochs 2>&1 --lr=`cat lr`"), (Params{}));
+  EXPECT_EQ(command_line_parameters("(cd w && python t.py --wd 0.1)"), (Params{{"wd", "0.1"}}));
+}
+
 TEST(PositionalParameters, NamedAfterTheFlagWithTheSameValue) {
   EXPECT_EQ(name_positional_parameters({{"0", "0.1"}, {"1", "32"}}, "python3 train.py --lr 0.1"),
             (Params{{"lr", "0.1"}, {"{1}", "32"}}));

@@ -79,7 +79,7 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 14);
+  EXPECT_EQ((*s)->schema_version(), 15);
   EXPECT_EQ(
       pragma_text((*s)->handle(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%fts%'"),
       "0");
@@ -264,7 +264,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 14);
+  EXPECT_EQ((*s)->schema_version(), 15);
   // Version 13: the price cache.
   EXPECT_TRUE(store_prices(**s, "Standard_NC6", "", {}, from_micros(1)).ok());
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.

@@ -111,5 +111,23 @@ TEST_F(StoreTaskTimeline, RetriesAndRequeuesHaveTheirOwnRows) {
   EXPECT_EQ((*h)[5].retry_count, 1);
 }
 
+// The local supervisor retried at 01:18:14 a run that started at 01:18:11; the state (running)
+// and so its transition time stayed, and the timeline read `01:18:11 retried (1)`. A retry within
+// one state is dated by lastRetryTime.
+TEST_F(StoreTaskTimeline, ARetryWithinOneStateIsDatedByItsRetryTime) {
+  Task t = bare_task("j", "t", TaskState::Running, 0);
+  t.state_transition_time = at_seconds(11);
+  ASSERT_TRUE(store_->upsert_task(t).ok());
+  t.execution_info.retry_count = 1;
+  t.execution_info.last_retry_time = at_seconds(14);
+  ASSERT_TRUE(store_->upsert_task(t).ok());
+  auto h = store_->state_history("acct", "j", "t");
+  ASSERT_TRUE(h.ok()) << h.error().message;
+  ASSERT_EQ(h->size(), 2u);
+  EXPECT_EQ((*h)[0].at, at_seconds(11));
+  EXPECT_EQ((*h)[1].retry_count, 1);
+  EXPECT_EQ((*h)[1].at, at_seconds(14));
+}
+
 }  // namespace
 }  // namespace trainyard::pool_history_test

@@ -123,6 +123,20 @@ TEST(MetricParser, HuggingFaceDicts) {
   EXPECT_EQ(parse(R"({"loss": 0.31, "epoch": 1.0})"), (Points{pt("loss", 0.31, {}, 1.0)}));
 }
 
+// Keras' evaluation after the last epoch printed `Test loss: 0.0185` and became an 11th point of
+// `loss`: an evaluation's numbers are series of their own.
+TEST(MetricParser, EvaluationLinesAreTheirOwnSeries) {
+  EXPECT_EQ(parse("Test loss: 0.0185"), Points{pt("test_loss", 0.0185)});
+  EXPECT_EQ(parse("Test accuracy: 0.9942"), Points{pt("test_accuracy", 0.9942)});
+  EXPECT_EQ(parse("Validation loss=0.2 acc=0.9"),
+            (Points{pt("val_loss", 0.2), pt("val_acc", 0.9)}));
+  EXPECT_EQ(parse("eval loss 0.3"), Points{pt("eval_loss", 0.3)});
+  EXPECT_EQ(parse("epoch 3 test loss=0.4 train loss=0.3"),
+            (Points{pt("test_loss", 0.4, {}, 3.0), pt("loss", 0.3, {}, 3.0)}));
+  EXPECT_EQ(parse("Testing loss=0.5"), Points{pt("loss", 0.5)});
+  EXPECT_EQ(parse("{'eval_loss': 0.35, 'epoch': 1.0}"), (Points{pt("eval_loss", 0.35, {}, 1.0)}));
+}
+
 TEST(MetricParser, UserPatterns) {
   MetricParser p;
   ASSERT_TRUE(p.add_pattern("bleu_custom", R"(BLEU score is ([0-9.]+))").ok());
@@ -187,7 +201,7 @@ TEST(MetricFixtures, PlainPrint) {
       parse_fixture("plain.txt"),
       (Points{pt("loss", 2.3, {}, 1.0), pt("loss", 1.201, {}, 1.0), pt("loss", 0.31, 120, 1.0),
               pt("acc", 0.91, 120, 1.0), pt("lr", 1e-4, 120, 1.0), pt("loss", 0.25, 1200, 1.0),
-              pt("val_accuracy", 0.93, 1200, 1.0), pt("loss", 0.0335, 1200, 1.0)}));
+              pt("val_accuracy", 0.93, 1200, 1.0), pt("test_loss", 0.0335, 1200, 1.0)}));
 }
 
 }  // namespace

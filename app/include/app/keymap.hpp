@@ -49,6 +49,7 @@ enum class Action {
   Chart,
   NextMetric,     ///< the sweep table: rank by the job's next metric
   FlipDirection,  ///< the sweep table: best is the least or the greatest value
+  RankByFlip,     ///< the sweep table: rank by each run's final or best value
   Pin,
   Create,            ///< a pool or a job (Batch)
   Resize,            ///< a pool

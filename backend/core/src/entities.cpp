@@ -20,4 +20,17 @@ std::string slots_text(const Task& t) {
          std::to_string(t.required_slots);
 }
 
+TaskOutcome task_outcome(const Task& t) {
+  if (t.state != TaskState::Completed) return TaskOutcome::Unfinished;
+  const auto& e = t.execution_info;
+  if (e.result)
+    return *e.result == TaskResult::Success ? TaskOutcome::Success : TaskOutcome::Failure;
+  if (e.failure_info) return TaskOutcome::Failure;
+  return e.exit_code == 0 ? TaskOutcome::Success : TaskOutcome::Failure;
+}
+
+std::string_view task_state_text(const Task& t) {
+  return task_outcome(t) == TaskOutcome::Failure ? "failed" : to_wire(t.state);
+}
+
 }  // namespace trainyard

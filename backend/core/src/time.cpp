@@ -195,4 +195,13 @@ std::string format_age(Duration d) {
   return fmt::format("{}d", s / 86400);
 }
 
+std::string format_run_time(Duration d) {
+  auto s = std::chrono::duration_cast<seconds>(d).count();
+  if (s < 0) s = 0;
+  if (s < 60) return fmt::format("{}s", s);
+  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  if (s < 86400) return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
+  return fmt::format("{}d{:02}h", s / 86400, s % 86400 / 3600);
+}
+
 }  // namespace trainyard

@@ -18,6 +18,17 @@ Error not_found(const std::string& job, const std::string& task) {
   return make_error(ErrorKind::NotFound, fmt::format("no task {}/{} in account local", job, task));
 }
 
+// As Batch answers a terminate of a completed task (409 TaskCompleted): nothing was stopped.
+Error already_finished(const Task& t) {
+  const auto& e = t.execution_info;
+  std::string how = e.exit_code      ? fmt::format("exit code {}", *e.exit_code)
+                    : e.failure_info ? e.failure_info->code
+                                     : std::string("no exit code");
+  return make_error(ErrorKind::Conflict, fmt::format("task {}/{} had already finished ({}): "
+                                                     "nothing to stop",
+                                                     t.job_id, t.id, how));
+}
+
 }  // namespace
 
 Result<void> LocalEngine::request_stop(const std::string& job, const std::string& task,
@@ -29,7 +40,7 @@ Result<void> LocalEngine::request_stop(const std::string& job, const std::string
         auto t = store_.task(kLocalAccount, job, task);
         if (!t) return t.error();
         if (!t->has_value()) return not_found(job, task);
-        if ((*t)->state == TaskState::Completed) return ok_result();
+        if ((*t)->state == TaskState::Completed) return already_finished(**t);
         if ((*t)->state == TaskState::Active)
           return fail_locked(**t, "TaskTerminated", "stopped by the user before it started");
         auto run = store_.local_run(job, task);
@@ -74,6 +85,11 @@ Result<void> LocalEngine::remove(const std::string& job, const std::string& task
                                                        to_wire((*t)->state)));
   auto r = store_.write(
       [&]() -> Result<void> {
+        // Remembered, so that submitting the job's spec again does not queue it again.
+        auto params = store_.task_parameters(kLocalAccount, job, task);
+        if (!params) return params.error();
+        RemovedRun gone{task, (*t)->command_line, std::move(*params)};
+        TY_TRY(store_.remember_removed_run(kLocalAccount, job, gone, clock_.now()));
         if (auto d = store_.delete_local_run(job, task); !d) return d;
         return store_.delete_task(kLocalAccount, job, task);
       },

@@ -38,15 +38,50 @@ size_t read_quoted(std::string_view s, size_t open, std::string& word) {
   return i;
 }
 
-std::vector<std::string> shell_words(std::string_view s) {
+// A character that, unquoted, ends a word and starts an operator (`;`, `&&`, `|`, `2>&1`'s
+// `>&`, `$(…)`'s parentheses).
+bool operator_char(char c) {
+  return std::string_view(";|&<>()").find(c) != std::string_view::npos;
+}
+
+// The words of `s`. In a template (`templ`), a replacement field (`{0:>12}`) is formatted before
+// the shell sees the line, so its characters are never operators.
+std::vector<std::string> shell_words(std::string_view s, bool templ) {
   std::vector<std::string> out;
   std::string word;
   bool in_word = false;
+  int field = 0;  // depth of `{…}` replacement fields (templates only)
+  auto end_word = [&] {
+    if (in_word) out.push_back(std::move(word));
+    word.clear();
+    in_word = false;
+  };
   for (size_t i = 0; i < s.size(); ++i) {
     if (blank(s[i])) {
-      if (in_word) out.push_back(std::move(word));
-      word.clear();
-      in_word = false;
+      end_word();
+      continue;
+    }
+    if (templ && (s[i] == '{' || s[i] == '}') && i + 1 < s.size() && s[i + 1] == s[i]) {
+      word.append(2, s[i++]);  // `{{` and `}}` stand for a brace: no field
+      in_word = true;
+      continue;
+    }
+    if (templ && s[i] == '{') ++field;
+    if (templ && s[i] == '}' && field > 0) --field;
+    if (operator_char(s[i]) && field == 0) {
+      // `2>&1`: the digits before a redirection name a file descriptor, not a word.
+      bool fd = (s[i] == '<' || s[i] == '>') && in_word && !word.empty() &&
+                std::all_of(word.begin(), word.end(),
+                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      std::string fd_digits = fd ? word : std::string();
+      if (fd) word.clear(), in_word = false;
+      end_word();
+      size_t end = i + 1;
+      // Parentheses stand alone; other operator characters run together (`&&`, `>>`, `>&`).
+      if (s[i] != '(' && s[i] != ')')
+        while (end < s.size() && operator_char(s[end]) && s[end] != '(' && s[end] != ')') ++end;
+      out.push_back(fd_digits + std::string(s.substr(i, end - i)));
+      i = end - 1;
       continue;
     }
     in_word = true;
@@ -96,9 +131,17 @@ std::string flag_name(std::string_view w) {
   return is_identifier(name) ? std::string(name) : "";
 }
 
+// `;`, `&&`, `>`, `2>&`: what shell_words makes of operator characters.
 bool shell_operator(std::string_view w) {
-  return w == ">" || w == ">>" || w == "<" || w == "|" || w == "||" || w == "&&" || w == ";" ||
-         w == "&";
+  size_t digits = 0;
+  while (digits < w.size() && std::isdigit(static_cast<unsigned char>(w[digits]))) ++digits;
+  auto rest = w.substr(digits);
+  return !rest.empty() && std::all_of(rest.begin(), rest.end(), operator_char);
+}
+
+// `$LR`, `$(awk …)`, `` `date` ``: known only when the shell runs it, so no parameter's value.
+bool expanded_by_the_shell(std::string_view v) {
+  return v.find('$') != std::string_view::npos || v.find('`') != std::string_view::npos;
 }
 
 bool has_blank(std::string_view w) {
@@ -121,12 +164,13 @@ std::optional<Item> assignment(const std::string& w) {
   if (eq == std::string::npos || eq == 0) return std::nullopt;
   std::string head = w.substr(0, eq);
   std::string name = head[0] == '-' ? flag_name(head) : (is_identifier(head) ? head : "");
-  if (name.empty()) return std::nullopt;
+  if (name.empty() || expanded_by_the_shell(std::string_view(w).substr(eq + 1)))
+    return std::nullopt;
   return Item{name, w.substr(eq + 1)};
 }
 
 void collect(std::string_view line, bool templ, int depth, std::vector<Item>& out) {
-  auto words = shell_words(line);
+  auto words = shell_words(line, templ);
   bool options = true;  // argparse: after `--` every word is positional
   for (size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
@@ -146,8 +190,9 @@ void collect(std::string_view line, bool templ, int depth, std::vector<Item>& ou
       }
       auto flag = flag_name(w);
       if (!flag.empty()) {
-        if (i + 1 < words.size() && takes_value(flag, words[i + 1], templ))
-          out.push_back({flag, words[++i]});
+        if (i + 1 < words.size() && takes_value(flag, words[i + 1], templ) &&
+            !expanded_by_the_shell(words[++i]))
+          out.push_back({flag, words[i]});
         continue;
       }
     }

@@ -126,6 +126,7 @@ Result<std::vector<Job>> Store::jobs(const std::string& account) {
 Result<void> Store::delete_job(const std::string& account, const std::string& id) {
   return atomic([&]() -> Result<void> {
     TY_TRY(delete_task_rows(account, id, nullptr));
+    TY_TRY(forget_removed_runs(account, id));
     for (const char* sql : {"DELETE FROM job_metadata WHERE account = ?1 AND job_id = ?2",
                             ("DELETE FROM sync_marks WHERE account = ?1 AND "
                              "scope IN ('tasks/' || ?2, 'versions/' || ?2)"),

@@ -257,10 +257,22 @@ DROP TABLE IF EXISTS task_fts;
 DROP TABLE IF EXISTS task_fts_pending;
 )sql";
 
+// Version 15: the runs `rm` removed from a local job, with their commands and sweep parameters,
+// so that submitting the job's spec again does not queue them again.
+constexpr const char* kSchemaV15 = R"sql(
+CREATE TABLE IF NOT EXISTS removed_runs(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, command_line TEXT NOT NULL,
+  removed_at INTEGER NOT NULL, PRIMARY KEY(account, job_id, task_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS removed_run_params(
+  account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, ord INTEGER NOT NULL,
+  name TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY(account, job_id, task_id, ord)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
   static const std::vector<const char*> steps = {
-      kSchemaV1, kSchemaV2, kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6,  kSchemaV7,
-      kSchemaV8, kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12, kSchemaV13, kSchemaV14};
+      kSchemaV1, kSchemaV2,  kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6,  kSchemaV7, kSchemaV8,
+      kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12, kSchemaV13, kSchemaV14, kSchemaV15};
   return steps;
 }
 

@@ -148,9 +148,13 @@ Result<void> append_history(StatementCache& c, const std::vector<HistoryRow>& hi
 
 // The history row a written task adds: every new task gets one, a stored one only when its state
 // changed or it was retried or requeued within one (each has its own row in the task's timeline).
-// A missing time is the creation time (new tasks), else now.
+// A retry within the same state is dated by lastRetryTime: the state's transition time is still
+// the previous attempt's start. A missing time is the creation time (new tasks), else now.
 std::optional<HistoryRow> history_of(const Task& t, const Stored* stored) {
   auto at = t.state_transition_time;
+  const auto& e = t.execution_info;
+  if (stored && stored->state == t.state && stored->retries != e.retry_count && e.last_retry_time)
+    at = e.last_retry_time;
   if (!at && !stored) at = t.creation_time;
   if (!at) at = std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
   if (!stored) return HistoryRow{&t, t.previous_state.value_or(t.state), *at};

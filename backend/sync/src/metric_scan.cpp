@@ -119,8 +119,47 @@ size_t read_value(std::string_view line, size_t k, ScannedPair& pair) {
   return ends_value(line, e) ? e : 0;
 }
 
+// `test_` for `Test`, `eval_` for `Eval`, `val_` for `Validation`: an evaluation's words, whose
+// numbers are a series of their own rather than one more training step.
+std::string_view evaluation_prefix(std::string_view word) {
+  std::string w;
+  for (char c : word) w += lower(c);
+  if (w == "test") return "test_";
+  if (w == "eval" || w == "evaluation") return "eval_";
+  if (w == "val" || w == "valid" || w == "validation") return "val_";
+  return "";
+}
+
+// The evaluation word just before the name at line[i] (`Test loss: 0.0185`), if any.
+std::string_view word_before_prefix(std::string_view line, size_t i) {
+  size_t e = i;
+  while (e > 0 && is_space(line[e - 1])) --e;
+  if (e == i || e == 0) return "";
+  size_t b = e;
+  while (b > 0 && is_alpha(line[b - 1])) --b;
+  if (b > 0 && is_name_char(line[b - 1])) return "";
+  return evaluation_prefix(line.substr(b, e - b));
+}
+
+// The prefix every pair of an evaluation's line takes (`Test set: Average loss: 0.0335`).
+std::string_view line_prefix(std::string_view line) {
+  size_t b = 0;
+  while (b < line.size() && is_space(line[b])) ++b;
+  size_t e = b;
+  while (e < line.size() && is_alpha(line[e])) ++e;
+  if (e < line.size() && is_name_char(line[e])) return "";
+  return evaluation_prefix(line.substr(b, e - b));
+}
+
+bool has_evaluation_prefix(std::string_view name) {
+  for (std::string_view p : {"test_", "eval_", "val_", "train_"})
+    if (name.starts_with(p)) return true;
+  return false;
+}
+
 // Tries a pair whose name starts at line[i]; returns where scanning goes on.
-size_t try_pair(std::string_view line, size_t i, std::vector<ScannedPair>& out) {
+size_t try_pair(std::string_view line, size_t i, std::string_view prefix,
+                std::vector<ScannedPair>& out) {
   size_t j = i;
   while (j < line.size() && is_name_char(line[j])) ++j;
   size_t end = j;
@@ -134,6 +173,11 @@ size_t try_pair(std::string_view line, size_t i, std::vector<ScannedPair>& out) 
   for (size_t k = i; k < end; ++k) pair.name += lower(line[k]);
   size_t e = read_value(line, value_at, pair);
   if (e == 0) return j;
+  auto before = word_before_prefix(line, i);
+  if (!before.empty()) prefix = before;
+  bool position = is_epoch_name(pair.name) || is_step_name(pair.name);
+  if (!prefix.empty() && !position && !has_evaluation_prefix(pair.name))
+    pair.name = std::string(prefix) + pair.name;
   out.push_back(std::move(pair));
   return e;
 }
@@ -210,11 +254,12 @@ std::optional<double> parse_number(std::string_view token) {
 
 std::vector<ScannedPair> scan_pairs(std::string_view line) {
   std::vector<ScannedPair> out;
+  const auto prefix = line_prefix(line);
   size_t i = 0;
   while (i < line.size()) {
     bool boundary = i == 0 || !is_name_char(line[i - 1]);
     if (boundary && (is_alpha(line[i]) || line[i] == '_')) {
-      i = try_pair(line, i, out);
+      i = try_pair(line, i, prefix, out);
     } else {
       ++i;
     }

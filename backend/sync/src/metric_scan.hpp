@@ -22,7 +22,9 @@ struct ScannedPair {
   size_t value_len = 0;  ///< its length (without a `/total`)
 };
 
-/// Every pair on the line, left to right.
+/// Every pair on the line, left to right. An evaluation's pairs are named apart from training's:
+/// `Test loss: 0.0185` is `test_loss`, and every pair of a line that starts with `Test`,
+/// `Eval`/`Evaluation` or `Validation` takes that prefix (`test_`, `eval_`, `val_`).
 std::vector<ScannedPair> scan_pairs(std::string_view line);
 
 /// True for names that set the position rather than being metrics.

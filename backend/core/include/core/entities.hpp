@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/enums.hpp"
@@ -192,6 +193,17 @@ struct Task {
 
 /// The SLOTS a list shows: `2`, or `3x1` for three instances of one slot each.
 std::string slots_text(const Task& t);
+
+/// How a task ended, as Batch's executionInfo.result says; Unfinished until it has. A completed
+/// task with no result recorded is judged by its failure info, then its exit code (0: success).
+enum class TaskOutcome { Success, Failure, Unfinished };
+
+/// The outcome of `t`.
+TaskOutcome task_outcome(const Task& t);
+
+/// A task's state as tables show it: `failed` for a completed task whose result is failure
+/// (whatever its exit code: an upload that failed after exit 0), else its wire state.
+std::string_view task_state_text(const Task& t);
 
 /// Printable kind name (`local`, `batch`, `emulator`).
 const char* to_string(AccountKind kind);

@@ -68,5 +68,8 @@ Result<Duration> parse_iso_duration(std::string_view text);
 Result<Duration> parse_human_duration(std::string_view text);
 /// Short age for tables: `5s`, `3m`, `2h`, `4d`.
 std::string format_age(Duration d);
+/// How long something ran, for tables: `57s`, `1m57s`, `1h05m`, `2d03h` (two units from an hour
+/// on; a negative duration reads `0s`).
+std::string format_run_time(Duration d);
 
 }  // namespace trainyard

@@ -83,6 +83,13 @@ struct TaskRequeues {
   int requeues = 0;
 };
 
+/// A run `rm` removed from a local job: what a later submission of the same spec leaves out.
+struct RemovedRun {
+  std::string id;
+  std::string command_line;
+  std::vector<NameValue> parameters;  ///< its sweep parameters, in order
+};
+
 /// One state change of a task, as recorded in the history table.
 struct StateChange {
   TaskState from = TaskState::Active;
@@ -439,6 +446,13 @@ class Store {
   Result<std::optional<LocalRun>> local_run(const std::string& job, const std::string& task);
   /// Removes the process record of a local task.
   Result<void> delete_local_run(const std::string& job, const std::string& task);
+  /// Remembers that `run` was removed from `job` (replacing an earlier record of its id).
+  Result<void> remember_removed_run(const std::string& account, const std::string& job,
+                                    const RemovedRun& run, Timestamp at);
+  /// The runs removed from a job, by id.
+  Result<std::vector<RemovedRun>> removed_runs(const std::string& account, const std::string& job);
+  /// Forgets the runs removed from a job (`submit --rerun-removed`; delete_job does it too).
+  Result<void> forget_removed_runs(const std::string& account, const std::string& job);
 
   /// The raw handle, for the store's own helpers and benchmarks.
   sqlite3* handle() const { return db_; }
