@@ -135,13 +135,32 @@ std::pair<int, int> chart_layout(int n, int per_row, int height) {
   return {std::min(n, (height / h) * per_row), h};
 }
 
+// `values  test_loss (stdout) 0.0185 · test_accuracy (stdout) 0.9942`: the series of one point (an
+// evaluation after training), which a chart would draw on an axis of its own single value.
+std::string single_values_text(const DetailData& d) {
+  std::string text;
+  for (size_t i = 0; i < d.charts.size(); ++i) {
+    if (d.points[i].size() != 1) continue;
+    text += fmt::format("{}{} ({}) {:.4g}", text.empty() ? "values  " : " · ", d.charts[i].name,
+                        d.charts[i].stream, d.points[i].front().value);
+  }
+  return text;
+}
+
 void render_charts(const DetailData& d, Canvas& c, Rect r) {
-  const auto& charts = d.charts;
-  if (charts.empty()) {
+  if (d.charts.empty()) {
     c.draw_text(r.x, r.y, "no metrics yet (lines such as loss=0.31 appear here as charts)",
                 Role::Dim, r.w);
     return;
   }
+  if (auto values = single_values_text(d); !values.empty() && r.h > 0) {
+    c.draw_text_truncated(r.x, r.y, sanitize_text(values), Role::Row, r.w);
+    r = r.drop_top(1);
+  }
+  std::vector<size_t> charts;  // the series of more than one point, drawn as charts
+  for (size_t i = 0; i < d.charts.size(); ++i)
+    if (d.points[i].size() != 1) charts.push_back(i);
+  if (charts.empty()) return;
   int per_row = r.w >= 100 ? 2 : 1;
   int n = static_cast<int>(charts.size());
   auto [shown, h] = chart_layout(n, per_row, r.h);
@@ -155,8 +174,8 @@ void render_charts(const DetailData& d, Canvas& c, Rect r) {
   for (int i = 0; i < shown; ++i) {
     int y = r.y + (i / per_row) * h;
     Rect cell{r.x + (i % per_row) * (r.w / per_row), y, r.w / per_row, h};
-    auto at = static_cast<size_t>(i);
-    render_chart(charts[at], d.points[at], kSeriesRoles[i % 6], c, cell);
+    auto at = charts[static_cast<size_t>(i)];
+    render_chart(d.charts[at], d.points[at], kSeriesRoles[i % 6], c, cell);
   }
 }
 

@@ -319,5 +319,25 @@ TEST_F(TuiInsight, DetailShowsTheTaskTimeline) {
   expect("detail_timeline_80x24");
 }
 
+// Keras' evaluation after training printed one test_loss: as a chart it drew an axis around its
+// single value. A series of one point is a value on one line; the curves keep the charts.
+TEST_F(TuiInsight, ASeriesOfOnePointIsAValueNotAChart) {
+  seed_job();
+  Task t = task("evaluated", TaskState::Completed);
+  t.execution_info.result = TaskResult::Success;
+  t.execution_info.exit_code = 0;
+  ASSERT_TRUE(store().upsert_task(t).ok());
+  std::vector<MetricPoint> pts;
+  for (int i = 1; i <= 3; ++i) pts.push_back({"loss", double(i), 1.0 / i, at(60 * i)});
+  pts.push_back({"test_loss", 1, 0.0185, at(240)});
+  ASSERT_TRUE(store().add_metric_points(t.account, t.job_id, t.id, pts).ok());
+  open_batch(kLarge, "tasks", "sweep");
+  select_task("evaluated");
+  keys("d");
+  EXPECT_NE(line_with("values  test_loss (stdout) 0.0185"), "") << screen();
+  EXPECT_EQ(line_with("test_loss · stdout"), "") << screen();
+  EXPECT_NE(line_with("loss · stdout (0.3333)"), "") << screen();
+}
+
 }  // namespace
 }  // namespace trainyard::tui_insight_test
