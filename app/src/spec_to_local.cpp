@@ -98,6 +98,7 @@ Job local_job(const spec::JobSpec& spec) {
   j.id = spec.job.id;
   j.display_name = spec.job.displayName.value_or("");
   j.priority = spec.job.priority.value_or(0);
+  j.on_all_tasks_complete = spec.job.onAllTasksComplete.value_or("");
   for (const auto& [name, value] : spec.job.metadata) j.metadata.push_back({name, value});
   return j;
 }

@@ -116,6 +116,7 @@ json job_to_wire(const Job& job) {
          {"poolInfo", {{"poolId", job.pool_id}}},
          {"metadata", name_values(job.metadata)}};
   if (!job.display_name.empty()) j["displayName"] = job.display_name;
+  if (!job.on_all_tasks_complete.empty()) j["onAllTasksComplete"] = job.on_all_tasks_complete;
   put_time(j, "creationTime", job.creation_time);
   put_time(j, "stateTransitionTime", job.state_transition_time);
   return j;

@@ -102,6 +102,37 @@ TEST_F(Seeds, TwoMoreSeedsAddTwoTasksWithTheNextIds) {
 
 // A task given the id of a job's task with another command is refused, naming both: it is not
 // a sweep's generated id that could move on.
+// `onAllTasksComplete: terminatejob` (Shipyard's `auto_complete: true`) was ignored locally: the
+// job stayed active with its tasks done. It completes when its last task does, as on Batch, and
+// takes no more tasks then; a job without it stays active.
+TEST_F(Seeds, AJobThatAsksToEndCompletesWithItsLastTask) {
+  auto ends = write("ends.json", R"j({"job": {"id": "ends", "onAllTasksComplete": "terminatejob"},
+    "tasks": [{"id": "a", "commandLine": "true"}, {"id": "b", "commandLine": "false"}]})j");
+  auto stays = write("stays.json", R"j({"job": {"id": "stays"}, "tasks": [
+    {"id": "a", "commandLine": "true"}]})j");
+  ASSERT_EQ(ty({"submit", ends}).code, 0);
+  ASSERT_EQ(ty({"submit", stays}).code, 0);
+  for (const char* t : {"ends/a", "ends/b", "stays/a"}) ty({"wait", t});
+  auto r = ty({"ls", "jobs", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::map<std::string, std::string> states;
+  for (const auto& j : json::parse(r.out)) states[j.value("id", "")] = j.value("state", "");
+  EXPECT_EQ(states["ends"], "completed") << r.out;
+  EXPECT_NE(r.out.find("\"onAllTasksComplete\":\"terminatejob\""), std::string::npos) << r.out;
+  EXPECT_EQ(states["stays"], "active") << r.out;
+  auto more = write("more.json", R"j({"job": {"id": "ends"}, "tasks": [
+    {"id": "c", "commandLine": "echo more"}]})j");
+  auto refused = ty({"submit", more});
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_EQ(
+      refused.err,
+      "trainyard: submit: job ends has completed (its onAllTasksComplete is terminatejob): it "
+      "takes no more tasks; use another job id\n");
+  auto retry = ty({"task", "reactivate", "ends/b"});
+  EXPECT_EQ(retry.code, 1);
+  EXPECT_NE(retry.err.find("retry: job ends has completed"), std::string::npos) << retry.err;
+}
+
 TEST_F(Seeds, AnExplicitIdWithAnotherCommandIsRefused) {
   auto one = write("one.json", R"j({"job": {"id": "fixed"}, "tasks": [
     {"id": "a", "commandLine": "echo one"}]})j");

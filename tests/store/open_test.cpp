@@ -67,6 +67,8 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
                            "CREATE TABLE task_fts_pending(pk INTEGER PRIMARY KEY);"
                            "CREATE TRIGGER tasks_fts_insert AFTER INSERT ON tasks BEGIN "
                            "INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk); END;"
+                           "DROP TABLE removed_runs; DROP TABLE removed_run_params; "
+                           "ALTER TABLE jobs DROP COLUMN on_all_tasks_complete; "
                            "PRAGMA user_version = 13;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
@@ -79,7 +81,7 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 15);
+  EXPECT_EQ((*s)->schema_version(), 16);
   EXPECT_EQ(
       pragma_text((*s)->handle(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%fts%'"),
       "0");
@@ -245,6 +247,8 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN resource_files; "
                            "ALTER TABLE tasks DROP COLUMN output_files; "
                            "DROP TABLE output_params; DROP TABLE metric_series; "
+                           "DROP TABLE removed_runs; DROP TABLE removed_run_params; "
+                           "ALTER TABLE jobs DROP COLUMN on_all_tasks_complete; "
                            "DROP TABLE pool_samples; DROP TABLE log_marks; "
                            "DROP TABLE vm_prices; DROP TABLE vm_price_fetches; "
                            "ALTER TABLE state_history DROP COLUMN retry_count; "
@@ -264,7 +268,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 15);
+  EXPECT_EQ((*s)->schema_version(), 16);
   // Version 13: the price cache.
   EXPECT_TRUE(store_prices(**s, "Standard_NC6", "", {}, from_micros(1)).ok());
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "job_completion.hpp"
 #include "local/engine.hpp"
 #include "local/task_environment.hpp"
 #include "run_files.hpp"
@@ -66,6 +67,7 @@ Result<int> LocalEngine::reactivate(const std::string& job, const std::string& t
           return make_error(ErrorKind::NotFound,
                             fmt::format("no task {}/{} in account local", job, task));
         if ((*t)->state != TaskState::Completed) return not_retryable(**t);
+        TY_TRY(refuse_if_job_completed(store_, job, "retry"));
         auto run = store_.local_run(job, task);
         if (!run) return run.error();
         if (!run->has_value() || !std::filesystem::exists(paths.command))

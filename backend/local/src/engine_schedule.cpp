@@ -7,6 +7,7 @@
 
 #include "gpu_id_list.hpp"
 #include "instance_groups.hpp"
+#include "job_completion.hpp"
 #include "local/engine.hpp"
 #include "local/process.hpp"
 #include "local/task_environment.hpp"
@@ -214,7 +215,8 @@ Result<void> LocalEngine::record_lost_locked(const Task& t, LocalRun lr) {
   lr.supervisor_pid = 0;
   lr.supervisor_start = 0;
   TY_TRY(store_.upsert_local_run(lr));
-  return store_.upsert_task(completed_with(t, **outcome));
+  TY_TRY(store_.upsert_task(completed_with(t, **outcome)));
+  return complete_job_when_done(store_, t.job_id, clock_.now());
 }
 
 // NVML cannot be read: no task's GPUs could be confined, so nothing starts; each queued task says
@@ -337,7 +339,8 @@ Result<void> LocalEngine::fail_locked(Task t, const std::string& code, const std
   t.execution_info.result = TaskResult::Failure;
   t.execution_info.failure_info = FailureInfo{ErrorCategory::UserError, code, message};
   ended_runs_.push_back(run_paths(config_.data_dir, t.job_id, t.id).environment);
-  return store_.upsert_task(t);
+  TY_TRY(store_.upsert_task(t));
+  return complete_job_when_done(store_, t.job_id, now);
 }
 
 void LocalEngine::discard_ended_environments(bool committed) {

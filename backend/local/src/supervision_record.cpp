@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "job_completion.hpp"
 #include "run_outcome.hpp"
 #include "supervision.hpp"
 
@@ -89,7 +90,8 @@ Result<void> Supervision::record_completed(const AttemptOutcome& out) {
   run.supervisor_start = 0;
   auto r = write_until_stored([&]() -> Result<void> {
     if (auto u = store_.upsert_local_run(run); !u) return u;
-    return store_.upsert_task(done);
+    TY_TRY(store_.upsert_task(done));
+    return complete_job_when_done(store_, done.job_id, clock_.now());
   });
   if (r) {
     task_ = done;

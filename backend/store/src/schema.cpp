@@ -260,19 +260,25 @@ DROP TABLE IF EXISTS task_fts_pending;
 // Version 15: the runs `rm` removed from a local job, with their commands and sweep parameters,
 // so that submitting the job's spec again does not queue them again.
 constexpr const char* kSchemaV15 = R"sql(
-CREATE TABLE IF NOT EXISTS removed_runs(
+CREATE TABLE removed_runs(
   account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, command_line TEXT NOT NULL,
   removed_at INTEGER NOT NULL, PRIMARY KEY(account, job_id, task_id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS removed_run_params(
+CREATE TABLE removed_run_params(
   account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL, ord INTEGER NOT NULL,
   name TEXT NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY(account, job_id, task_id, ord)) WITHOUT ROWID;
 )sql";
 
+// Version 16: a local job's onAllTasksComplete, which the local engine honours.
+constexpr const char* kSchemaV16 = R"sql(
+ALTER TABLE jobs ADD COLUMN on_all_tasks_complete TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {
-      kSchemaV1, kSchemaV2,  kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6,  kSchemaV7, kSchemaV8,
-      kSchemaV9, kSchemaV10, kSchemaV11, kSchemaV12, kSchemaV13, kSchemaV14, kSchemaV15};
+  static const std::vector<const char*> steps = {kSchemaV1,  kSchemaV2,  kSchemaV3,  kSchemaV4,
+                                                 kSchemaV5,  kSchemaV6,  kSchemaV7,  kSchemaV8,
+                                                 kSchemaV9,  kSchemaV10, kSchemaV11, kSchemaV12,
+                                                 kSchemaV13, kSchemaV14, kSchemaV15, kSchemaV16};
   return steps;
 }
 

@@ -85,6 +85,9 @@ struct Job {
   std::vector<NameValue> metadata;
   std::optional<Timestamp> last_modified;  ///< lastModified (Batch only); orders snapshots
   std::string etag;                        ///< eTag (Batch only); empty when unknown
+  /// onAllTasksComplete as the local engine honours it: `terminatejob` completes the job when its
+  /// last task completes; empty or `noaction` leaves it active.
+  std::string on_all_tasks_complete;
 };
 
 /// taskExecutionInfo.failureInfo
