@@ -115,10 +115,14 @@ TEST_F(Seeds, AJobThatAsksToEndCompletesWithItsLastTask) {
   for (const char* t : {"ends/a", "ends/b", "stays/a"}) ty({"wait", t});
   auto r = ty({"ls", "jobs", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
-  std::map<std::string, std::string> states;
-  for (const auto& j : json::parse(r.out)) states[j.value("id", "")] = j.value("state", "");
+  std::map<std::string, std::string> states, on_complete;
+  for (const auto& j : json::parse(r.out)) {
+    states[j.value("id", "")] = j.value("state", "");
+    on_complete[j.value("id", "")] = j.value("onAllTasksComplete", "");
+  }
   EXPECT_EQ(states["ends"], "completed") << r.out;
-  EXPECT_NE(r.out.find("\"onAllTasksComplete\":\"terminatejob\""), std::string::npos) << r.out;
+  EXPECT_EQ(on_complete["ends"], "terminatejob") << r.out;
+  EXPECT_EQ(on_complete["stays"], "") << r.out;
   EXPECT_EQ(states["stays"], "active") << r.out;
   auto more = write("more.json", R"j({"job": {"id": "ends"}, "tasks": [
     {"id": "c", "commandLine": "echo more"}]})j");
