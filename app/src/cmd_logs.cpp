@@ -77,19 +77,13 @@ bool replaced(const std::string& path, int fd) {
          !same_file(by_path, by_fd);
 }
 
-// `stdout.attempt-N.txt` beside `path` (stdout.txt or stderr.txt): where a retry keeps attempt N.
-std::string attempt_path(const std::string& path, int attempt) {
-  auto dot = path.rfind(".txt");
-  return path.substr(0, dot) + ".attempt-" + std::to_string(attempt) + ".txt";
-}
-
 // The attempt whose kept file `fd` is, or -1 (checked up to the run's current attempt).
 int attempt_of(const std::string& path, int fd, int current) {
   struct stat by_fd {};
   if (::fstat(fd, &by_fd) != 0) return -1;
   for (int n = 0; n <= current; ++n) {
     struct stat kept {};
-    if (::stat(attempt_path(path, n).c_str(), &kept) == 0 && same_file(kept, by_fd)) return n;
+    if (::stat(attempt_log_path(path, n).c_str(), &kept) == 0 && same_file(kept, by_fd)) return n;
   }
   return -1;
 }
@@ -118,7 +112,7 @@ OpenLog next_attempt(const std::string& path, OpenLog log, LogPrinter& out, AppC
   const int current = current_attempt(ctx, job, id);
   const int was = attempt_of(path, log.fd, current);
   ::close(log.fd);
-  for (int n = was + 1; was >= 0 && n <= current; ++n) print_file(attempt_path(path, n), out);
+  for (int n = was + 1; was >= 0 && n <= current; ++n) print_file(attempt_log_path(path, n), out);
   OpenLog next{::open(path.c_str(), O_RDONLY | O_CLOEXEC), 0};
   if (next.fd >= 0) next.offset = pump(next.fd, 0, out);
   return next;

@@ -118,6 +118,10 @@ int submit_local(const CliState& st, const SubmitOptions& o,
     if (!plan->requests.empty())
       if (auto done = engine.submit_all(plan->requests, local_job(specs[i])); !done)
         return report(done.error());
+    // Queued again: the job forgets them only now, so a refused submission keeps them removed.
+    if (o.rerun_removed)
+      if (auto f = (*ctx)->store->forget_removed_runs(kLocalAccount, specs[i].job.id); !f)
+        return report(f.error());
     out::print("{}: {} task(s) queued{}", specs[i].job.id, plan->requests.size(),
                already_note(*plan));
   }

@@ -54,11 +54,10 @@ Result<LocalPlan> plan_local_submission(Store& store, const spec::JobSpec& spec,
                                         const ContainerChoice& containers, bool rerun_removed) {
   auto existing = local_existing_tasks(store, spec.job.id);
   if (!existing) return existing.error();
-  auto removed = removed_tasks(store, spec.job.id);
+  // With rerun_removed they are queued like any missing task (cmd_submit forgets them after).
+  Result<std::vector<spec::ExistingTask>> removed = std::vector<spec::ExistingTask>{};
+  if (!rerun_removed) removed = removed_tasks(store, spec.job.id);
   if (!removed) return removed.error();
-  if (rerun_removed && !removed->empty())
-    TY_TRY(store.forget_removed_runs(kLocalAccount, spec.job.id));
-  if (rerun_removed) removed->clear();
   // An id a later run took again is that run's now.
   std::erase_if(*removed, [&](const spec::ExistingTask& r) {
     return std::any_of(existing->begin(), existing->end(),
@@ -68,15 +67,18 @@ Result<LocalPlan> plan_local_submission(Store& store, const spec::JobSpec& spec,
   // Compared as stored: the command a container task runs is the runtime's.
   std::vector<std::string> commands;
   for (const auto& r : requests) commands.push_back(r.command_line);
-  auto present = spec::missing_tasks(spec, *existing, commands);
-  if (!present) return present.error();
-  // The removed runs count as the job's too, so the spec's matching tasks stay out.
-  existing->insert(existing->end(), removed->begin(), removed->end());
   auto missing = spec::missing_tasks(spec, *existing, commands);
   if (!missing) return missing.error();
+  const size_t already = missing->already;
+  if (!removed->empty()) {
+    // The removed runs count as the job's too, so the spec's matching tasks stay out.
+    existing->insert(existing->end(), removed->begin(), removed->end());
+    missing = spec::missing_tasks(spec, *existing, commands);
+    if (!missing) return missing.error();
+  }
   auto reqs = local_requests(missing->spec, workdir, environment, containers);
   if (!reqs) return reqs.error();
-  return LocalPlan{std::move(*reqs), present->already, missing->already - present->already};
+  return LocalPlan{std::move(*reqs), already, missing->already - already};
 }
 
 }  // namespace trainyard

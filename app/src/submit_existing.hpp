@@ -27,8 +27,7 @@ struct LocalPlan {
 
 /// The requests of `spec` (`requests`, as local_requests made them) less what the local job has
 /// already and, unless `rerun_removed`, what `rm` removed from it (the store remembers those),
-/// renumbered where spec::missing_tasks says. With `rerun_removed` the job forgets its removed
-/// runs once they are queued again.
+/// renumbered where spec::missing_tasks says. Changes nothing in the store.
 Result<LocalPlan> plan_local_submission(Store& store, const spec::JobSpec& spec,
                                         std::vector<SubmitRequest> requests,
                                         const std::string& workdir,

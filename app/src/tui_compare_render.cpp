@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
-#include "enum_forms.hpp"
 #include "tui_compare.hpp"
 #include "widgets/charts.hpp"
 
@@ -60,17 +59,7 @@ TableRow compare_row(const CompareTable& t, size_t i, bool best) {
     out.cells.push_back({"missing", Role::Dim});
     return out;
   }
-  Role state = task_role(row.run->task);
-  out.cells.push_back(enum_cell(task_state_text(row.run->task), state));
-  const auto& code = row.run->task.execution_info.exit_code;
-  out.cells.push_back({code ? std::to_string(*code) : "-", code && *code != 0 ? state : Role::Dim});
-  for (const auto& v : row.run->params) out.cells.push_back({sanitize_text(v), std::nullopt});
-  bool final_ranks = t.metric.by == RankBy::Final;
-  auto best_role = [&](bool ranked) {
-    return best && ranked ? std::optional(Role::StateSuccess) : std::nullopt;
-  };
-  out.cells.push_back({sweep_value_text(row.run->final_value), best_role(final_ranks)});
-  out.cells.push_back({sweep_value_text(row.run->best_value), best_role(!final_ranks)});
+  add_run_cells(out, t.metric, *row.run, best);
   out.cells.push_back({std::to_string(row.curve.size()), Role::Dim});
   return out;
 }

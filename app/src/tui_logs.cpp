@@ -61,10 +61,9 @@ std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream) {
   if (auto b = blob_of_frame(f)) return blob_copy_path(ctx.data_dir, *b);
   if (f.account == kLocalAccount) {
     auto paths = run_paths(ctx.data_dir, f.job, f.task);
-    if (auto n = attempt_of_frame(f))
-      return fmt::format("{}/{}.attempt-{}.txt", paths.dir, stderr_stream ? "stderr" : "stdout",
-                         *n);
-    return stderr_stream ? paths.stderr_txt : paths.stdout_txt;
+    const auto& log = stderr_stream ? paths.stderr_txt : paths.stdout_txt;
+    if (auto n = attempt_of_frame(f)) return attempt_log_path(log, *n);
+    return log;
   }
   RemoteFileRef ref{f.account, f.job, f.task, "", "", remote_log_file(f, stderr_stream)};
   if (!f.node.empty()) ref = {f.account, "", "", f.pool, f.node, ref.path};

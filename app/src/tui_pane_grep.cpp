@@ -120,11 +120,11 @@ class GrepPane : public Pane {
 
   // How many earlier attempts of a local run kept their logs (stdout.attempt-0.txt, -1, …).
   static int earlier_attempts(AppContext& ctx, const std::string& job, const std::string& task) {
-    auto dir = run_paths(ctx.data_dir, job, task).dir;
+    auto paths = run_paths(ctx.data_dir, job, task);
     int n = 0;
     std::error_code ec;
-    while (std::filesystem::exists(fmt::format("{}/stdout.attempt-{}.txt", dir, n), ec) ||
-           std::filesystem::exists(fmt::format("{}/stderr.attempt-{}.txt", dir, n), ec))
+    while (std::filesystem::exists(attempt_log_path(paths.stdout_txt, n), ec) ||
+           std::filesystem::exists(attempt_log_path(paths.stderr_txt, n), ec))
       ++n;
     return n;
   }

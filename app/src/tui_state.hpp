@@ -217,6 +217,9 @@ std::optional<std::string> selected_key(const TuiState& st);
 void push_frame(AppContext& ctx, TuiState& st, Frame next);
 /// The state colour of a task.
 Role task_role(const Task& t);
+/// A run's cells as the Sweep and Compare tables show them: STATE (short forms), EXIT, each
+/// parameter, FINAL and BEST, the value ranked by in the success colour when the run is `best`.
+void add_run_cells(TableRow& row, const SweepMetric& m, const SweepRow& r, bool best);
 /// The loaded page as a table view-model (selection, scroll, empty text for no rows).
 TableVm page_table_vm(const TuiState& st, const std::string& empty_text);
 /// Shows `data` as the focused frame's pane data.

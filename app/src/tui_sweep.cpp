@@ -9,7 +9,6 @@
 
 #include "core/sanitizer.hpp"
 #include "core/text.hpp"
-#include "enum_forms.hpp"
 #include "sync/metric_parser.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
@@ -181,22 +180,12 @@ std::vector<Column> sweep_columns(const SweepState& sw) {
 TableRow sweep_row(const SweepState& sw, const SweepRow& r) {
   bool best = sw.best == r.task.id;
   auto mark = mark_index(sw, r.task.id);
-  Role state = task_role(r.task);
   TableRow row;
   row.cells.push_back(
       {mark ? "●" : "", mark ? std::optional(sweep_series_role(*mark)) : std::nullopt});
   row.cells.push_back(
       {(best ? "★ " : "  ") + sanitize_text(sweep_run_label(r.task)), std::nullopt});
-  row.cells.push_back(enum_cell(task_state_text(r.task), state));
-  const auto& code = r.task.execution_info.exit_code;
-  row.cells.push_back({code ? std::to_string(*code) : "-", code && *code != 0 ? state : Role::Dim});
-  for (const auto& v : r.params) row.cells.push_back({sanitize_text(v), std::nullopt});
-  bool final_ranks = sw.metric.by == RankBy::Final;
-  auto best_role = [&](bool ranked) {
-    return best && ranked ? std::optional(Role::StateSuccess) : std::nullopt;
-  };
-  row.cells.push_back({sweep_value_text(r.final_value), best_role(final_ranks)});
-  row.cells.push_back({sweep_value_text(r.best_value), best_role(!final_ranks)});
+  add_run_cells(row, sw.metric, r, best);
   row.cells.push_back({sweep_trend_text(r.tail), Role::Sparkline});
   return row;
 }

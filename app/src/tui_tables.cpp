@@ -1,6 +1,8 @@
 // What every table pane shares: the filter's match, the visible page and how it is drawn.
 #include <algorithm>
 
+#include "core/sanitizer.hpp"
+#include "enum_forms.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -34,6 +36,20 @@ Role task_role(const Task& t) {
       return task_outcome(t) == TaskOutcome::Success ? Role::StateSuccess : Role::StateFailure;
   }
   return Role::Row;
+}
+
+void add_run_cells(TableRow& row, const SweepMetric& m, const SweepRow& r, bool best) {
+  Role state = task_role(r.task);
+  row.cells.push_back(enum_cell(task_state_text(r.task), state));
+  const auto& code = r.task.execution_info.exit_code;
+  row.cells.push_back({code ? std::to_string(*code) : "-", code && *code != 0 ? state : Role::Dim});
+  for (const auto& v : r.params) row.cells.push_back({sanitize_text(v), std::nullopt});
+  bool final_ranks = m.by == RankBy::Final;
+  auto best_role = [&](bool ranked) {
+    return best && ranked ? std::optional(Role::StateSuccess) : std::nullopt;
+  };
+  row.cells.push_back({sweep_value_text(r.final_value), best_role(final_ranks)});
+  row.cells.push_back({sweep_value_text(r.best_value), best_role(!final_ranks)});
 }
 
 // Keeps the selection within the rows and on screen (the body height changes with the

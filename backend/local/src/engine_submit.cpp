@@ -160,7 +160,7 @@ Result<void> LocalEngine::record_locked(const std::vector<Task>& tasks,
     const Task& t = tasks[i];
     auto job = store_.job(kLocalAccount, t.job_id);
     if (!job) return job.error();
-    TY_TRY(refuse_if_job_completed(store_, t.job_id, "submit"));
+    TY_TRY(refuse_if_completed(*job, "submit"));
     if (!job->has_value()) {
       Job j = job_template && job_template->id == t.job_id ? *job_template : Job{};
       j.account = kLocalAccount;

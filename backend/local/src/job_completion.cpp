@@ -21,14 +21,18 @@ Result<void> complete_job_when_done(Store& store, const std::string& job, Timest
   return store.upsert_job(j);
 }
 
-Result<void> refuse_if_job_completed(Store& store, const std::string& job, const char* what) {
-  auto stored = store.job(kLocalAccount, job);
-  if (!stored) return stored.error();
-  if (!*stored || (*stored)->state != JobState::Completed) return ok_result();
+Result<void> refuse_if_completed(const std::optional<Job>& job, const char* what) {
+  if (!job || job->state != JobState::Completed) return ok_result();
   return make_error(ErrorKind::Conflict,
                     fmt::format("{}: job {} has completed (its onAllTasksComplete is {}): it takes "
                                 "no more tasks; use another job id",
-                                what, job, (*stored)->on_all_tasks_complete));
+                                what, job->id, job->on_all_tasks_complete));
+}
+
+Result<void> refuse_if_job_completed(Store& store, const std::string& job, const char* what) {
+  auto stored = store.job(kLocalAccount, job);
+  if (!stored) return stored.error();
+  return refuse_if_completed(*stored, what);
 }
 
 }  // namespace trainyard

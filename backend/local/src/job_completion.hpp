@@ -12,8 +12,11 @@ namespace trainyard {
 /// of it has completed: its state becomes `completed` at `now`. Runs inside the caller's write.
 Result<void> complete_job_when_done(Store& store, const std::string& job, Timestamp now);
 
-/// A Conflict error when local job `job` has completed, as Batch's 409 JobCompleted: no task is
-/// added to it, nor retried in it. `what` names the refused act.
+/// A Conflict error when `job` has completed, as Batch's 409 JobCompleted: no task is added to
+/// it, nor retried in it. `what` names the refused act.
+Result<void> refuse_if_completed(const std::optional<Job>& job, const char* what);
+
+/// refuse_if_completed of local job `job` as the store has it.
 Result<void> refuse_if_job_completed(Store& store, const std::string& job, const char* what);
 
 }  // namespace trainyard

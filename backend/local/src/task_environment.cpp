@@ -164,12 +164,15 @@ Result<void> make_directories(const std::string& path) {
   return ok_result();
 }
 
+std::string attempt_log_path(const std::string& log, int attempt) {
+  auto dot = log.rfind(".txt");
+  return log.substr(0, dot) + ".attempt-" + std::to_string(attempt) + ".txt";
+}
+
 void keep_attempt_logs(const RunPaths& paths, int finished_attempt) {
-  for (const auto& [from, stem] :
-       {std::pair{paths.stdout_txt, "stdout"}, {paths.stderr_txt, "stderr"}}) {
-    auto to = fmt::format("{}/{}.attempt-{}.txt", paths.dir, stem, finished_attempt);
+  for (const auto& from : {paths.stdout_txt, paths.stderr_txt}) {
     std::error_code ec;
-    std::filesystem::rename(from, to, ec);
+    std::filesystem::rename(from, attempt_log_path(from, finished_attempt), ec);
   }
 }
 

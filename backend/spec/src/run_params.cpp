@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "spec/py_format.hpp"
 
@@ -44,6 +45,24 @@ bool operator_char(char c) {
   return std::string_view(";|&<>()").find(c) != std::string_view::npos;
 }
 
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+// The operator starting at s[i] (`;`, `&&`, `>>`, `>&`; a parenthesis stands alone), after
+// `fd_digits` (`2` of `2>&1`); `i` ends on its last character.
+std::string read_operator(std::string_view s, size_t& i, std::string fd_digits) {
+  size_t end = i + 1;
+  auto joins = [](char c) { return operator_char(c) && c != '(' && c != ')'; };
+  if (joins(s[i]))
+    while (end < s.size() && joins(s[end])) ++end;
+  fd_digits += s.substr(i, end - i);
+  i = end - 1;
+  return fd_digits;
+}
+
 // The words of `s`. In a template (`templ`), a replacement field (`{0:>12}`) is formatted before
 // the shell sees the line, so its characters are never operators.
 std::vector<std::string> shell_words(std::string_view s, bool templ) {
@@ -70,18 +89,11 @@ std::vector<std::string> shell_words(std::string_view s, bool templ) {
     if (templ && s[i] == '}' && field > 0) --field;
     if (operator_char(s[i]) && field == 0) {
       // `2>&1`: the digits before a redirection name a file descriptor, not a word.
-      bool fd = (s[i] == '<' || s[i] == '>') && in_word && !word.empty() &&
-                std::all_of(word.begin(), word.end(),
-                            [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-      std::string fd_digits = fd ? word : std::string();
-      if (fd) word.clear(), in_word = false;
+      std::string fd;
+      if ((s[i] == '<' || s[i] == '>') && in_word && all_digits(word)) fd = std::exchange(word, {});
+      if (!fd.empty()) in_word = false;
       end_word();
-      size_t end = i + 1;
-      // Parentheses stand alone; other operator characters run together (`&&`, `>>`, `>&`).
-      if (s[i] != '(' && s[i] != ')')
-        while (end < s.size() && operator_char(s[end]) && s[end] != '(' && s[end] != ')') ++end;
-      out.push_back(fd_digits + std::string(s.substr(i, end - i)));
-      i = end - 1;
+      out.push_back(read_operator(s, i, std::move(fd)));
       continue;
     }
     in_word = true;
@@ -226,12 +238,6 @@ std::string number_auto_fields(std::string_view t) {
       out += std::to_string(next++);
   }
   return out;
-}
-
-bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
 }
 
 }  // namespace

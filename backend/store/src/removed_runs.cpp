@@ -1,5 +1,5 @@
 // Runs removed from a local job (schema version 15): a resubmitted spec leaves them out.
-#include "statement.hpp"
+#include "param_rows.hpp"
 #include "store/store.hpp"
 
 namespace trainyard {
@@ -18,26 +18,8 @@ Result<void> Store::remember_removed_run(const std::string& account, const std::
                .bind(4, run.command_line)
                .bind(5, at)
                .run());
-    auto del = cache_->get(
-        "DELETE FROM removed_run_params WHERE account = ?1 AND job_id = ?2 AND task_id = ?3",
-        "replace a removed run's parameters");
-    if (!del) return del.error();
-    TY_TRY(del->bind(1, account).bind(2, job).bind(3, run.id).run());
-    for (size_t i = 0; i < run.parameters.size(); ++i) {
-      auto ins = cache_->get(
-          "INSERT INTO removed_run_params(account, job_id, task_id, ord, name, value) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-          "remember a removed run's parameters");
-      if (!ins) return ins.error();
-      TY_TRY(ins->bind(1, account)
-                 .bind(2, job)
-                 .bind(3, run.id)
-                 .bind(4, static_cast<int64_t>(i))
-                 .bind(5, run.parameters[i].name)
-                 .bind(6, run.parameters[i].value)
-                 .run());
-    }
-    return ok_result();
+    return detail::replace_param_rows(*cache_, "removed_run_params", account, job, run.id,
+                                      run.parameters);
   });
 }
 

@@ -87,6 +87,10 @@ Result<std::string> read_small_file(const std::string& path);
 /// Creates a directory and its parents.
 Result<void> make_directories(const std::string& path);
 
+/// `stdout.attempt-N.txt` beside `log` (a run's stdout.txt or stderr.txt): where attempt N's log is
+/// kept once the next attempt starts.
+std::string attempt_log_path(const std::string& log, int attempt);
+
 /// Moves stdout.txt/stderr.txt aside as stdout.attempt-N.txt before attempt N+1 starts.
 void keep_attempt_logs(const RunPaths& paths, int finished_attempt);
 
