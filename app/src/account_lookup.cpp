@@ -52,6 +52,19 @@ std::vector<azure::AccountConfig> known_accounts(const Settings& settings,
   return azure::merge_accounts(settings.accounts, std::move(env), notes);
 }
 
+std::optional<std::string> environment_account_clash(const Settings& settings) {
+  auto env = azure::account_from_environment(azure::environment_map());
+  if (!env) return std::nullopt;
+  for (const auto& a : settings.accounts)
+    if (a.name == env->name)
+      return fmt::format(
+          "AZURE_BATCH_ACCOUNT names '{}', which config.json also defines: trainyard uses "
+          "config.json's endpoint and credentials and ignores the AZURE_BATCH_* variables "
+          "(az batch uses them)",
+          a.name);
+  return std::nullopt;
+}
+
 Result<azure::AccountConfig> find_account(const Settings& settings, const std::string& name) {
   std::vector<std::string> notes;
   auto accounts = known_accounts(settings, notes);

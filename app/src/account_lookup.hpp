@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ std::string discovery_cache_file(const Settings& settings);
 /// `discovery.enabled` is false); clashes are noted in `notes`, config winning.
 std::vector<azure::AccountConfig> known_accounts(const Settings& settings,
                                                  std::vector<std::string>& notes);
+
+/// When AZURE_BATCH_ACCOUNT names an account config.json also defines: the one line saying
+/// which wins (config.json) and that the AZURE_BATCH_* variables are ignored; else nothing.
+std::optional<std::string> environment_account_clash(const Settings& settings);
 
 /// The account called `name`; a Usage error listing the known ones otherwise.
 Result<azure::AccountConfig> find_account(const Settings& settings, const std::string& name);

@@ -11,6 +11,8 @@
 #include "commands.hpp"
 #include "cost_report.hpp"
 #include "output.hpp"
+#include "sync/batch_sync.hpp"
+#include "sync/incremental_sync.hpp"
 #include "text_table.hpp"
 
 namespace trainyard {
@@ -18,8 +20,44 @@ namespace {
 
 struct CostOptions {
   std::string account, job;
-  bool json = false;
+  bool json = false, offline = false;
 };
+
+// How old the cached node lists are: the oldest pool's last clean node listing.
+std::string nodes_age(Store& store, const std::string& account, Timestamp now) {
+  auto pools = store.pools(account);
+  if (!pools || pools->empty()) return "no pools in the cache";
+  std::optional<Timestamp> oldest;
+  for (const auto& p : *pools) {
+    auto m = store.sync_mark(account, nodes_scope(p.id));
+    if (!m || !*m || !(*m)->checked_at) return "nodes never listed";
+    if (!oldest || *(*m)->checked_at < *oldest) oldest = (*m)->checked_at;
+  }
+  auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - *oldest).count();
+  return fmt::format("nodes as of {}s ago", std::max<int64_t>(0, secs));
+}
+
+// The burn rate counts the nodes as the service has them now (a preempted Spot node costs
+// nothing): pools, nodes, jobs and tasks are refreshed first. When that fails, the cache
+// answers and its age is said.
+Result<void> refresh_for_cost(AppContext& ctx, const azure::AccountConfig& account,
+                              const CostOptions& o) {
+  if (!o.offline) {
+    auto client = open_batch_client(account, ctx.clock);
+    SyncScope scope{account.name, account.emulator ? AccountKind::Emulator : AccountKind::Batch,
+                    account.endpoint, o.job};
+    auto synced =
+        client ? full_sync(*ctx.store, **client, scope) : Result<SyncStats>(client.error());
+    if (synced) return {};
+    if (synced.error().kind == ErrorKind::Auth) return synced.error();
+    out::eprint("trainyard: {}: the refresh failed ({}): {}", account.name, synced.error().message,
+                nodes_age(*ctx.store, account.name, ctx.clock.now()));
+    return {};
+  }
+  out::eprint("trainyard: {}: offline: {}", account.name,
+              nodes_age(*ctx.store, account.name, ctx.clock.now()));
+  return {};
+}
 
 nlohmann::json money_or_null(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json();
@@ -118,6 +156,8 @@ int cost_command(const CliState& st, const CostOptions& o) {
   if (!ctx) return report(ctx.error());
   auto account = find_account((*ctx)->settings, o.account);
   if (!account) return report(account.error());
+  if (auto fresh = refresh_for_cost(**ctx, *account, o); !fresh)
+    return report_failure(o.account, fresh.error());
   azure::HttpClient http;
   auto r =
       cost_report(*(*ctx)->store, http, (*ctx)->settings, *account, o.job, (*ctx)->clock.now());
@@ -146,6 +186,8 @@ void register_cost(CLI::App& app, CliState& st) {
       "the cache and the VM prices");
   cmd->add_option("--account", o->account, "Batch account")->required();
   cmd->add_option("--job", o->job, "Only this job (and its pool)");
+  cmd->add_flag("--offline", o->offline,
+                "From the cache as it is (its age is said), reading nothing");
   cmd->add_flag("--json", o->json,
                 "{currency, pricesAsOf, pools: [{id, vmSize, region, dedicated, spot, hourly}], "
                 "jobs: [{id, costSoFar, projected}]}");

@@ -198,6 +198,9 @@ int ls_command(const CliState& st, const LsOptions& o) {
   if (auto a = check_account(o.account, st.data_dir); !a) return report(a.error());
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
+  // Said where accounts are listed: `az batch` in the same shell would use the other account.
+  if (auto clash = environment_account_clash((*ctx)->settings))
+    out::eprint("trainyard: warning: {}", *clash);
   LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
   // Listing also repairs: a run whose supervisor died is re-attached or marked failed.
   if (auto s = engine.schedule(); !s) return report(s.error());

@@ -8,6 +8,7 @@
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "commands.hpp"
+#include "metric_backfill.hpp"
 #include "output.hpp"
 #include "text_table.hpp"
 
@@ -16,7 +17,7 @@ namespace {
 
 struct MetricsOptions {
   std::string account = kLocalAccount, ref;
-  bool json = false, csv = false;
+  bool json = false, csv = false, offline = false;
 };
 
 struct TaskMetrics {
@@ -132,6 +133,8 @@ int metrics_command(const CliState& st, const MetricsOptions& o) {
   if (!ref) return report(ref.error());
   auto ctx = open_context(st.data_dir);
   if (!ctx) return report(ctx.error());
+  if (auto b = backfill_metrics(**ctx, {o.account, ref->first, ref->second, o.offline}); !b)
+    return report(b.error());
   auto t = (*ctx)->store->task(o.account, ref->first, ref->second);
   if (!t) return report(t.error());
   if (!t->has_value())
@@ -157,7 +160,8 @@ void register_metrics(CLI::App& app, CliState& st) {
   cmd->add_option("task", o->ref, "JOB/TASK")->required();
   cmd->add_option(
       "--account", o->account,
-      "Account (default 'local'; a Batch task has the metrics of its logs read so far)");
+      "Account (default 'local'; Batch: the task is refreshed and its unread logs read)");
+  cmd->add_flag("--offline", o->offline, "Batch: answer from the cache, reading nothing");
   cmd->add_flag("--json", o->json, "Every point, as JSON");
   cmd->add_flag("--csv", o->csv, "Every point, as CSV: name,stream,attempt,step,value");
   cmd->callback([&st, o] { st.action = [&st, o] { return metrics_command(st, *o); }; });

@@ -82,18 +82,6 @@ std::string listing_time(const std::optional<Timestamp>& t) {
   return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
 }
 
-std::string human_size(uint64_t bytes) {
-  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (bytes < 1024) return fmt::format("{} B", bytes);
-  double v = static_cast<double>(bytes);
-  int unit = 0;
-  while (v >= 1024 && unit < 5) {
-    v /= 1024;
-    ++unit;
-  }
-  return fmt::format("{:.1f} {}", v, kUnits[unit]);
-}
-
 void release_transfer_buffers_when_freed() {
   // Blocks of several MiB are allocated and freed by each worker thread. glibc would otherwise
   // raise its mmap threshold past their size after the first free and keep them in per-thread

@@ -7,6 +7,7 @@
 
 #include "azure/blob_client.hpp"
 #include "commands.hpp"
+#include "core/byte_size.hpp"
 #include "core/time.hpp"
 
 namespace trainyard {
@@ -32,9 +33,6 @@ void release_transfer_buffers_when_freed();
 
 /// `2026-11-27T06:00:01Z` (UTC, to the second), or empty: the times listings show.
 std::string listing_time(const std::optional<Timestamp>& t);
-
-/// `1.5 MiB`: sizes for people (binary units, one decimal from KiB up).
-std::string human_size(uint64_t bytes);
 
 int storage_ls(const StorageFlags& f);
 int storage_cat(const StorageFlags& f);

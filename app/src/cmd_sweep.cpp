@@ -9,6 +9,7 @@
 #include "app/context.hpp"
 #include "commands.hpp"
 #include "local/engine.hpp"
+#include "metric_backfill.hpp"
 #include "output.hpp"
 #include "sweep_table.hpp"
 #include "sync/metric_parser.hpp"
@@ -19,7 +20,7 @@ namespace {
 
 struct SweepOptions {
   std::string job, account = kLocalAccount, metric, direction, by;
-  bool json = false, csv = false;
+  bool json = false, csv = false, offline = false;
 };
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
@@ -164,6 +165,8 @@ int sweep_command(const CliState& st, const SweepOptions& o) {
     LocalEngine engine(*(*ctx)->store, (*ctx)->engine, (*ctx)->clock);
     if (auto s = engine.schedule(); !s) return report(s.error());
   }
+  if (auto b = backfill_metrics(**ctx, {o.account, o.job, "", o.offline}); !b)
+    return report(b.error());
   auto table = load(**ctx, o);
   if (!table) return report(table.error());
   rank_rows(table->metric, table->rows);
@@ -183,7 +186,9 @@ void register_sweep(CLI::App& app, CliState& st) {
   auto* cmd = app.add_subcommand(
       "sweep", "A job's runs ranked by a metric: parameters, final and best value, trend");
   cmd->add_option("job", o->job, "Job id")->required();
-  cmd->add_option("--account", o->account, "Account (default 'local'; Batch: the cache)");
+  cmd->add_option("--account", o->account,
+                  "Account (default 'local'; Batch: the job is refreshed and unread logs read)");
+  cmd->add_flag("--offline", o->offline, "Batch: answer from the cache, reading nothing");
   cmd->add_option("--metric", o->metric, "Rank by this metric (default: the job's main metric)");
   cmd->add_option("--direction", o->direction, "min or max is best (default: by the name)")
       ->check(CLI::IsMember({"min", "max"}));

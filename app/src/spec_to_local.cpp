@@ -68,6 +68,7 @@ SubmitRequest request_for(const spec::JobSpec& spec, const spec::SpecTask& t,
   req.workdir = workdir;
   req.environment = environment;
   req.after = dependency_ids(t);
+  if (t.exitConditions) req.exit_conditions = t.exitConditions->text;
   for (const auto& [name, value] : t.parameters) req.parameters.push_back({name, value});
   const auto& c = t.constraints ? t.constraints : spec.job.constraints;
   if (c) {
@@ -99,6 +100,7 @@ Job local_job(const spec::JobSpec& spec) {
   j.display_name = spec.job.displayName.value_or("");
   j.priority = spec.job.priority.value_or(0);
   j.on_all_tasks_complete = spec.job.onAllTasksComplete.value_or("");
+  j.on_task_failure = spec.job.onTaskFailure.value_or("");
   for (const auto& [name, value] : spec.job.metadata) j.metadata.push_back({name, value});
   return j;
 }

@@ -1,7 +1,10 @@
 #include "task_output_sources.hpp"
 
+#include <fnmatch.h>
+
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 
 #include <fmt/format.h>
@@ -59,12 +62,26 @@ struct Finder {
     return nullptr;
   }
 
+  std::map<std::string, size_t> listed;  // endpoint|container|name → its place in out.items
+
+  // The blobs under `prefix` that `keep` accepts (all without one), each once across sources.
   void add_blobs(OutputSource source, const std::shared_ptr<azure::BlobClient>& c,
-                 const std::string& container, const std::string& prefix) {
+                 const std::string& container, const std::string& prefix,
+                 const std::function<bool(const std::string&)>& keep = nullptr) {
     auto ok = c->list(container, prefix, "", [&](azure::BlobListPage& page) -> Result<void> {
       for (auto& b : page.blobs) {
+        if (keep && !keep(b.name)) continue;
         std::string local =
             source == OutputSource::Conventions ? b.name.substr(prefix.size()) : b.name;
+        auto [at, fresh] =
+            listed.emplace(c->endpoint() + "|" + container + "|" + b.name, out.items.size());
+        if (!fresh) {
+          // An outputFiles destination inside the conventions container: one blob, named
+          // as the conventions name it (`$TaskOutput/…`).
+          if (source == OutputSource::Conventions)
+            out.items[at->second].source = source, out.items[at->second].local_name = local;
+          continue;
+        }
         out.items.push_back(
             {source, b.name, container, b.size, b.last_modified, local, c, names[c.get()]});
       }
@@ -97,7 +114,8 @@ struct Finder {
             azure::redact_url(of.container_url)));
         continue;
       }
-      add_blobs(OutputSource::OutputFiles, c, where->container, of.path);
+      add_blobs(OutputSource::OutputFiles, c, where->container, of.path,
+                [&of](const std::string& name) { return output_file_holds(of, name); });
     }
   }
 };
@@ -116,6 +134,31 @@ std::optional<azure::StorageAccountConfig> conventions_account(const Settings& s
 
 }  // namespace
 
+bool output_file_holds(const OutputFile& f, const std::string& name) {
+  const std::string& pattern = f.file_pattern;
+  if (pattern.find_first_of("*?[") == std::string::npos) {
+    const auto slash = pattern.find_last_of('/');
+    return name ==
+           (f.path.empty() ? pattern.substr(slash == std::string::npos ? 0 : slash + 1) : f.path);
+  }
+  const std::string dir = f.path.empty() ? "" : f.path + "/";
+  if (name.size() <= dir.size() || name.compare(0, dir.size(), dir) != 0) return false;
+  // The pattern after its fixed folders, matched against the name after `path/` (`*` crosses
+  // folders here, as `**` does).
+  size_t tail = 0;
+  for (size_t next = pattern.find('/'); next != std::string::npos; next = pattern.find('/', tail)) {
+    if (pattern.find_first_of("*?[", tail) < next) break;
+    tail = next + 1;
+  }
+  std::string rest = pattern.substr(tail);
+  const char* below = name.c_str() + dir.size();
+  if (::fnmatch(rest.c_str(), below, 0) == 0) return true;
+  // `**/` also stands for no folder at all.
+  for (size_t at = rest.find("**/"); at != std::string::npos; at = rest.find("**/", at))
+    rest.erase(at, 3);
+  return ::fnmatch(rest.c_str(), below, 0) == 0;
+}
+
 Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClient& batch,
                                       const azure::AccountConfig& account,
                                       const std::string& storage_name, const std::string& job,
@@ -127,7 +170,7 @@ Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClie
   if (!body) return body.error();
   auto t = azure::parse_task(*body, account.name, job);
   if (!t) return t.error();
-  Finder f{settings, batch, clock, {}, {}, {}};
+  Finder f{settings, batch, clock, {}, {}, {}, {}};
   f.node_files(job, task);
   f.output_files(*t);
   if (auto storage = conventions_account(settings, account, storage_name, f.out.notes)) {

@@ -40,9 +40,16 @@ struct TaskOutputs {
   std::vector<std::string> notes;
 };
 
-/// Reads every source. `storage_name` picks the storage account for the conventions container
-/// (empty: the Batch account's autoStorage, else the environment's or the only one configured).
-/// Fails only when the task cannot be read.
+/// Whether blob `name` (in the entry's container) is one that outputFiles entry `f` uploads, as
+/// Batch names them: a pattern without wildcards to `path` exactly (or the file's own name), one
+/// with wildcards below `path/` under the matched file's name after the pattern's fixed folders
+/// (`model*` to `j/t` holds `j/t/model.bin`, not `j/t/logs/stdout.txt`).
+bool output_file_holds(const OutputFile& f, const std::string& name);
+
+/// Reads every source; a blob two sources name (an outputFiles destination inside the
+/// conventions container, or two entries' prefixes) is listed once. `storage_name` picks the
+/// storage account for the conventions container (empty: the Batch account's autoStorage, else the
+/// environment's or the only one configured). Fails only when the task cannot be read.
 Result<TaskOutputs> find_task_outputs(const Settings& settings, azure::BatchClient& batch,
                                       const azure::AccountConfig& account,
                                       const std::string& storage_name, const std::string& job,

@@ -24,6 +24,11 @@ FieldError count_field(const std::string& v);
 FieldError id_field(const std::string& v);
 FieldError required_field(const std::string& v);
 
+/// On a Batch account: queues on its worker the reading of the top frame's job's unread task
+/// logs into their cache copies (a completed task's to its end), for `purpose` (`grep`,
+/// `sweep`), which the status line names with what was read (tui_job_logs_fetch.cpp).
+void fetch_job_logs(AppContext& ctx, TuiState& st, const std::string& purpose);
+
 /// Queues `command` on the focused account's worker (refused, with a status message, when the
 /// account is read-only or unknown); the status bar shows `what…` until it answers.
 /// `change` false: a read, allowed on a read-only account.

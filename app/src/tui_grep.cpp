@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "tui_batch.hpp"
 
 namespace trainyard {
 
@@ -23,7 +24,7 @@ void grep_command(AppContext& ctx, TuiState& st, const std::string& pattern) {
   next.job = job;
   next.query = pattern;
   st.stack.push_back(std::move(next));
-  if (st.top().account != kLocalAccount) fetch_logs_for_grep(ctx, st);
+  fetch_job_logs(ctx, st, "grep");
 }
 
 // `LINE|o|ATTEMPT|TASK`, ATTEMPT -1 for the latest attempt's log.

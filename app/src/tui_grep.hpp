@@ -38,9 +38,6 @@ std::string log_path(AppContext& ctx, const Frame& f, bool stderr_stream);
 
 /// `:grep PATTERN` on the Jobs (the selected job) or Tasks pane: opens the Grep pane.
 void grep_command(AppContext& ctx, TuiState& st, const std::string& pattern);
-/// On a Batch account: queues the reading of the Grep frame's job's logs into their cache
-/// copies on the account's worker (tui_grep_fetch.cpp).
-void fetch_logs_for_grep(AppContext& ctx, TuiState& st);
 /// The row key of a hit, and the hit a key names (task, stream, attempt and line).
 std::string grep_hit_key(const GrepHit& h);
 std::optional<GrepHit> parse_grep_hit_key(const std::string& key);

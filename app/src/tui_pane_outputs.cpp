@@ -57,9 +57,9 @@ struct ReadOutputs {
   Result<TaskOutputs> found = make_error(ErrorKind::Internal, "not read yet");
 };
 
-bool blob_under(const TaskOutput& o, const azure::ContainerUrl& where, const std::string& path) {
-  return o.source == OutputSource::OutputFiles && o.container == where.container &&
-         o.name.starts_with(path);
+bool blob_of(const TaskOutput& o, const azure::ContainerUrl& where, const OutputFile& f) {
+  return o.source != OutputSource::Node && o.container == where.container &&
+         output_file_holds(f, o.name);
 }
 
 bool condition_met(const std::string& condition, const Task& t) {
@@ -77,7 +77,7 @@ std::pair<std::string, std::optional<Role>> upload_state(const OutputFile& f,
   size_t n = 0;
   uint64_t bytes = 0;
   for (const auto& o : found.items)
-    if (where && blob_under(o, *where, f.path)) bytes += (++n, o.size);
+    if (where && blob_of(o, *where, f)) bytes += (++n, o.size);
   const Task& t = found.task;
   if (n > 0)
     return {fmt::format("uploaded: {} blob(s), {}", n, human_size(bytes)), Role::StateSuccess};

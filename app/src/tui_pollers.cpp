@@ -160,18 +160,20 @@ std::optional<Timestamp> shown_data_time(AppContext& ctx, const TuiState& st) {
 
 namespace {
 
-// A failed fetch is said once and kept fresh while it lasts; another pane's or action's fresh
-// error is not overwritten by it.
+// A failed fetch is said once and kept fresh while it lasts. Another error stays until the user
+// moves to another view: dimmed by newer data or not, a failed action's reason must not give way
+// to the poller's recurring one (a wrong key fails both).
 void show_sync_error(TuiState& st, const std::string& error) {
   const auto& s = st.status;
   bool showing_sync = s.message.rfind("sync: ", 0) == 0;
+  bool moved = st.status_track.frame != frame_key(st.top());
   if (error.empty()) {
     if (showing_sync && s.level == StatusLevel::Error)
       set_status_from(st, status_origin(st, false), "sync: recovered", StatusLevel::Ok);
     return;
   }
   std::string text = "sync: " + short_error(error);
-  bool other_error = s.level == StatusLevel::Error && !s.message_stale && !showing_sync;
+  bool other_error = s.level == StatusLevel::Error && !moved && !showing_sync;
   if (!other_error && (s.message != text || s.message_stale))
     set_status_from(st, status_origin(st, false), text, StatusLevel::Error);
 }

@@ -10,6 +10,7 @@
 #include "core/sanitizer.hpp"
 #include "core/text.hpp"
 #include "sync/metric_parser.hpp"
+#include "tui_batch.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
 
@@ -332,7 +333,6 @@ void render_sweep(const TuiState& st, Canvas& c, Rect body) {
 }
 
 void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
-  (void)ctx;
   Frame next = st.top();
   if (job)
     next.job = *job;
@@ -352,6 +352,8 @@ void open_sweep(AppContext& ctx, TuiState& st, std::optional<std::string> job) {
     sw.job = key;
   }
   sw.stale = true;
+  // Ranked by final values: each run's last lines, read for the tasks whose logs are not whole.
+  fetch_job_logs(ctx, st, "sweep");
 }
 
 bool sweep_action(TuiState& st, Action a) {

@@ -117,6 +117,8 @@ json job_to_wire(const Job& job) {
          {"metadata", name_values(job.metadata)}};
   if (!job.display_name.empty()) j["displayName"] = job.display_name;
   if (!job.on_all_tasks_complete.empty()) j["onAllTasksComplete"] = job.on_all_tasks_complete;
+  if (!job.on_task_failure.empty()) j["onTaskFailure"] = job.on_task_failure;
+  if (!job.terminate_reason.empty()) j["executionInfo"]["terminateReason"] = job.terminate_reason;
   put_time(j, "creationTime", job.creation_time);
   put_time(j, "stateTransitionTime", job.state_transition_time);
   return j;

@@ -263,5 +263,33 @@ TEST_F(Poller, ARunningTaskOnScreenGetsItsMetricsWithoutPinningOrItsLog) {
   p->stop();
 }
 
+// A task of the job on screen that completed is read to its end in the background, though
+// nobody opened its log: its metrics are its last lines.
+TEST_F(Poller, ACompletedTaskOfTheJobOnScreenHasItsLogsReadToTheEnd) {
+  auto job = f.client->call(
+      "POST", "/jobs", {},
+      nlohmann::json{{"id", "fresh"}, {"poolInfo", {{"poolId", "seed-gpu"}}}}.dump());
+  ASSERT_TRUE(job.ok()) << job.error().message;
+  const std::string cmd = "sh -c 'echo loss=0.9; sleep 1; echo loss=0.5; echo loss=0.25'";
+  ASSERT_TRUE(f.client->add_task("fresh", {{"id", "fin"}, {"commandLine", cmd}}).ok());
+  auto p = make(fast());
+  PollFocus focus;
+  focus.job = "fresh";
+  p->set_focus(focus);
+  p->start();
+  auto values = [&] {
+    std::vector<double> v;
+    auto pts = f.store->metric_points(f.emu.account(), "fresh", "fin", "loss");
+    if (pts.ok())
+      for (const auto& pt : *pts) v.push_back(pt.value);
+    return v;
+  };
+  EXPECT_TRUE(eventually([&] { return values() == std::vector<double>{0.9, 0.5, 0.25}; }, 30s));
+  EXPECT_TRUE(*f.store->task_log_final(f.emu.account(), "fresh", "fin", "stdout.txt"));
+  EXPECT_TRUE(*f.store->task_log_final(f.emu.account(), "fresh", "fin", "stderr.txt"));
+  EXPECT_TRUE(told(tasks_scope("fresh")));
+  p->stop();
+}
+
 }  // namespace
 }  // namespace trainyard::batch_poller_test

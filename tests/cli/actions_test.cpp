@@ -353,5 +353,21 @@ TEST_F(Actions, AutoscaleEnableShowsTheEvaluation) {
   expect_ok(r, "autoscale enabled on pool p: $TargetDedicatedNodes=3");
 }
 
+// config.json and AZURE_BATCH_ACCOUNT name the same account: `ls` says once which one it uses.
+TEST_F(Actions, LsWarnsOnceWhenTheEnvironmentNamesAConfiguredAccount) {
+  auto r = bare({"--data-dir", data(), "ls", "pools", "--account", emu_.account(), "--offline"},
+                {"AZURE_BATCH_ACCOUNT=" + emu_.account(), "AZURE_BATCH_ENDPOINT=http://127.0.0.1:9",
+                 "AZURE_BATCH_ACCESS_KEY=" + emu_.key()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string warning = "trainyard: warning: AZURE_BATCH_ACCOUNT names '" + emu_.account() +
+                              "', which config.json also defines: trainyard uses config.json's";
+  auto first = r.err.find(warning);
+  EXPECT_NE(first, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(warning, first + 1), std::string::npos) << r.err;
+  // Without the variables, nothing is said.
+  auto quiet = ty({"ls", "pools", "--account", emu_.account(), "--offline"});
+  EXPECT_EQ(quiet.err.find("AZURE_BATCH_ACCOUNT"), std::string::npos) << quiet.err;
+}
+
 }  // namespace
 }  // namespace trainyard::clitest::actions_test

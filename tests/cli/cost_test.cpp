@@ -140,7 +140,7 @@ class Cost : public Cli {
   }
 
   json cost_json(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"cost", "--account", "acct", "--json"};
+    std::vector<std::string> args = {"cost", "--offline", "--account", "acct", "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto r = ty(args);
     EXPECT_EQ(r.code, 0) << r.err;
@@ -203,7 +203,7 @@ TEST_F(Cost, OneJobAndItsPool) {
   EXPECT_EQ(r["pools"][0].value("id", ""), "gpu");
   ASSERT_EQ(r["jobs"].size(), 1u) << r.dump();
   EXPECT_NEAR(r["jobs"][0]["costSoFar"].get<double>(), kTrainSoFar, 1e-9);
-  auto missing = ty({"cost", "--account", "acct", "--job", "nope"});
+  auto missing = ty({"cost", "--offline", "--account", "acct", "--job", "nope"});
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find("job nope is not in acct's cache"), std::string::npos) << missing.err;
 }
@@ -216,7 +216,7 @@ std::string row(const std::string& out, const std::string& first) {
 }
 
 TEST_F(Cost, TheTableSaysWhichPricesEachFigureUsed) {
-  auto r = ty({"cost", "--account", "acct"});
+  auto r = ty({"cost", "--offline", "--account", "acct"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string prices = "westeurope USD 20[0-9-]{8} [0-9:]{5} UTC";
   EXPECT_TRUE(std::regex_match(
@@ -248,7 +248,7 @@ TEST_F(Cost, TheTableSaysWhichPricesEachFigureUsed) {
 // unknown: prep's pool has no price.
 TEST_F(Cost, BudgetsAgainstTheProjections) {
   configure("https://acct.westeurope.batch.azure.com", R"({"total": 1, "jobs": {"train": 1.2}})");
-  auto r = ty({"cost", "--account", "acct"});
+  auto r = ty({"cost", "--offline", "--account", "acct"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("budget: job train projected 1.5155 USD, over its 1.2000 USD budget (126%)"),
             std::string::npos)
@@ -257,7 +257,7 @@ TEST_F(Cost, BudgetsAgainstTheProjections) {
             std::string::npos)
       << r.out;
   configure("https://acct.westeurope.batch.azure.com", R"({"total": 1, "jobs": {"train": 2}})");
-  auto one = ty({"cost", "--account", "acct", "--job", "train"});
+  auto one = ty({"cost", "--offline", "--account", "acct", "--job", "train"});
   ASSERT_EQ(one.code, 0) << one.err;
   EXPECT_NE(one.out.find("budget: job train projected 1.5155 USD, of its 2.0000 USD budget (76%)"),
             std::string::npos)
@@ -267,9 +267,11 @@ TEST_F(Cost, BudgetsAgainstTheProjections) {
 
 TEST_F(Cost, AnAccountWithoutARegionIsToldToSetOne) {
   configure("http://127.0.0.1:9");
-  auto r = ty({"cost", "--account", "acct"});
+  auto r = ty({"cost", "--offline", "--account", "acct"});
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
+  // The cache's age, then the one line that says what is wrong.
+  ASSERT_EQ(lines_of(r.err).size(), 2u) << r.err;
+  EXPECT_EQ(lines_of(r.err)[0], "trainyard: acct: offline: nodes never listed");
   EXPECT_NE(r.err.find("account 'acct': no region"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("set \"region\" on the account in config.json"), std::string::npos) << r.err;
   EXPECT_EQ(server_.requests(), 0);

@@ -81,6 +81,36 @@ TEST_F(OutputsCli, ListsAndFetchesWhatATaskLeftEverywhere) {
   EXPECT_EQ(read_file(root() + "/got/$TaskLog/stdout.txt"), "epoch 1\n");
 }
 
+// Two outputFiles entries into one folder (`model*` to j/t2, `../stdout.txt` to
+// j/t2/logs/stdout.txt): each blob is listed and fetched once, under the entry that uploads it.
+TEST_F(OutputsCli, EachBlobOnceWhenOneDestinationLiesInsideAnother) {
+  const std::string results = azurite_->blob_endpoint() + "/results";
+  auto dest = [&](const std::string& path) {
+    return nlohmann::json{{"container", {{"containerUrl", results}, {"path", path}}}};
+  };
+  nlohmann::json t{
+      {"id", "t2"},
+      {"commandLine", "true"},
+      {"outputFiles",
+       {{{"filePattern", "model*"}, {"destination", dest("j/t2")}},
+        {{"filePattern", "../stdout.txt"}, {"destination", dest("j/t2/logs/stdout.txt")}}}}};
+  ASSERT_TRUE(client_->add_task("j", t));
+  ASSERT_TRUE(completed("t2"));
+  put("results", "j/t2/model.h5", "0123456789");
+  put("results", "j/t2/model-best.h5", "01234");
+  put("results", "j/t2/logs/stdout.txt", "epoch 1\n");
+  auto listing = tyb({"outputs", "--account", emu_.account(), "j/t2", "--json"});
+  ASSERT_EQ(listing.code, 0) << listing.err;
+  std::map<std::string, int> seen;
+  const auto found = nlohmann::json::parse(listing.out);
+  for (const auto& o : found["outputs"])
+    if (o["source"] != "node") ++seen[o["name"].get<std::string>()];
+  EXPECT_EQ(seen,
+            (std::map<std::string, int>{
+                {"j/t2/logs/stdout.txt", 1}, {"j/t2/model-best.h5", 1}, {"j/t2/model.h5", 1}}))
+      << listing.out;
+}
+
 TEST_F(OutputsCli, WithoutAStorageAccountTheNodeFilesStillShowAndANoteSaysWhy) {
   unset_env("AZURE_STORAGE_CONNECTION_STRING");
   task("t2", "/bin/sh -c 'echo hi'");

@@ -137,6 +137,53 @@ TEST_F(Seeds, AJobThatAsksToEndCompletesWithItsLastTask) {
   EXPECT_NE(retry.err.find("retry: job ends has completed"), std::string::npos) << retry.err;
 }
 
+// onTaskFailure performexitoptionsjobaction: the failed task's exit condition decides. Exit 3 is
+// listed with jobAction none (the job goes on); exit 4 falls to `default`, which has none given:
+// terminate. The job ends `TaskFailed`, its running task is stopped and its queued one never
+// starts.
+TEST_F(Seeds, AFailedTasksExitConditionEndsTheJob) {
+  auto spec =
+      write("ft.json", R"j({"job": {"id": "ft", "onTaskFailure": "performexitoptionsjobaction"},
+    "tasks": [
+      {"id": "tolerated", "commandLine": "exit 3",
+       "exitConditions": {"exitCodes": [{"code": 3, "exitOptions": {"jobAction": "none"}}]}},
+      {"id": "fatal", "commandLine": "sleep 1; exit 4",
+       "exitConditions": {"default": {"dependencyAction": "block"}}},
+      {"id": "slow", "commandLine": "sleep 60"},
+      {"id": "queued", "commandLine": "echo never", "requiredSlots": 3}]})j");
+  set_env("TRAINYARD_CPU_SLOTS", "3");  // the first three run side by side
+  ASSERT_EQ(ty({"submit", spec}).code, 0);
+  ty({"wait", "ft/tolerated"});
+  ty({"wait", "ft/fatal"});
+  ty({"wait", "ft/slow"});
+  auto r = ty({"ls", "jobs", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json ft;
+  for (const auto& j : json::parse(r.out))
+    if (j.value("id", "") == "ft") ft = j;
+  EXPECT_EQ(ft.value("state", ""), "completed") << r.out;
+  EXPECT_EQ(ft.value("onTaskFailure", ""), "performexitoptionsjobaction") << r.out;
+  EXPECT_EQ(ft["executionInfo"].value("terminateReason", ""), "TaskFailed") << r.out;
+  auto tasks = json::parse(ty({"ls", "tasks", "--job", "ft", "--json"}).out);
+  std::map<std::string, std::string> states, codes;
+  for (const auto& t : tasks) {
+    states[t.value("id", "")] = t.value("state", "");
+    codes[t.value("id", "")] = t.value("executionInfo", json::object())
+                                   .value("failureInfo", json::object())
+                                   .value("code", "");
+  }
+  EXPECT_EQ(states["slow"], "completed");  // stopped, not left running for 60 s
+  EXPECT_EQ(codes["slow"], "TaskTerminated");
+  EXPECT_EQ(codes["fatal"], "FailureExitCode");
+  EXPECT_EQ(codes["tolerated"], "FailureExitCode");
+  EXPECT_EQ(states["queued"], "active");  // a completed job starts nothing more
+  auto refused = ty({"submit", write("ft2.json", R"j({"job": {"id": "ft"}, "tasks": [
+    {"id": "x", "commandLine": "true"}]})j")});
+  EXPECT_EQ(refused.err,
+            "trainyard: submit: job ft has completed (a task's failure ended it "
+            "(onTaskFailure)): it takes no more tasks; use another job id\n");
+}
+
 TEST_F(Seeds, AnExplicitIdWithAnotherCommandIsRefused) {
   auto one = write("one.json", R"j({"job": {"id": "fixed"}, "tasks": [
     {"id": "a", "commandLine": "echo one"}]})j");

@@ -69,6 +69,9 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
                            "INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk); END;"
                            "DROP TABLE removed_runs; DROP TABLE removed_run_params; "
                            "ALTER TABLE jobs DROP COLUMN on_all_tasks_complete; "
+                           "ALTER TABLE jobs DROP COLUMN on_task_failure; "
+                           "ALTER TABLE jobs DROP COLUMN terminate_reason; "
+                           "ALTER TABLE local_runs DROP COLUMN exit_conditions; "
                            "PRAGMA user_version = 13;",
                            nullptr, nullptr, nullptr),
               SQLITE_OK);
@@ -81,7 +84,7 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 16);
+  EXPECT_EQ((*s)->schema_version(), 17);
   EXPECT_EQ(
       pragma_text((*s)->handle(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%fts%'"),
       "0");
@@ -249,6 +252,9 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "DROP TABLE output_params; DROP TABLE metric_series; "
                            "DROP TABLE removed_runs; DROP TABLE removed_run_params; "
                            "ALTER TABLE jobs DROP COLUMN on_all_tasks_complete; "
+                           "ALTER TABLE jobs DROP COLUMN on_task_failure; "
+                           "ALTER TABLE jobs DROP COLUMN terminate_reason; "
+                           "ALTER TABLE local_runs DROP COLUMN exit_conditions; "
                            "DROP TABLE pool_samples; DROP TABLE log_marks; "
                            "DROP TABLE vm_prices; DROP TABLE vm_price_fetches; "
                            "ALTER TABLE state_history DROP COLUMN retry_count; "
@@ -268,7 +274,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 16);
+  EXPECT_EQ((*s)->schema_version(), 17);
   // Version 13: the price cache.
   EXPECT_TRUE(store_prices(**s, "Standard_NC6", "", {}, from_micros(1)).ok());
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.

@@ -84,6 +84,39 @@ TEST_F(LogMetricsTest, ResumesFromTheStoredOffset) {
 }
 
 // A file replaced by another (a retry's) is a new attempt: its points are kept apart.
+// A reader that stopped after the first `loss=0.9` (a `logs` call while the task ran) held it in
+// memory only; the next reader reads the prelude again, so the series keeps its first point.
+TEST_F(LogMetricsTest, ResumingInsideThePreludeKeepsTheHeldValues) {
+  append("lr=0.1\nloss=0.9\n");
+  ASSERT_TRUE(follower().poll().ok());
+  EXPECT_TRUE(values("loss").empty());
+  append("loss=0.5\nloss=0.25\n");
+  ASSERT_TRUE(follower().poll(true).ok());
+  EXPECT_EQ(values("loss"), (std::vector<double>{0.9, 0.5, 0.25}));
+  EXPECT_EQ(*store_->output_parameters("local", "j", "t"), (std::vector<NameValue>{{"lr", "0.1"}}));
+  EXPECT_EQ(*store_->log_offset("local", "j", "t", "stdout.txt"), 35);
+}
+
+// A Hugging Face dict gives its own position: the epoch it prints, not the count of records (the
+// evaluation dict would otherwise sit at x 3 of a curve whose training points are at 1 and 2).
+TEST_F(LogMetricsTest, AHuggingFaceDictIsPlacedAtItsEpoch) {
+  append(
+      "{'loss': 0.6, 'learning_rate': 4e-05, 'epoch': 0.5}\n"
+      "{'loss': 0.4, 'learning_rate': 3e-05, 'epoch': 1.0}\n"
+      "{'eval_loss': 0.35, 'epoch': 1.0}\n"
+      "{'loss': 0.3, 'step': 40, 'epoch': 1.5}\n");
+  ASSERT_TRUE(follower().poll(true).ok());
+  auto loss = store_->metric_points("local", "j", "t", "loss");
+  ASSERT_TRUE(loss.ok());
+  std::vector<double> xs;
+  for (const auto& p : *loss) xs.push_back(p.step);
+  EXPECT_EQ(xs, (std::vector<double>{0.5, 1.0, 40}));
+  auto eval = store_->metric_points("local", "j", "t", "eval_loss");
+  ASSERT_TRUE(eval.ok());
+  ASSERT_EQ(eval->size(), 1u);
+  EXPECT_EQ(eval->front().step, 1.0);
+}
+
 TEST_F(LogMetricsTest, ReplacedFileIsANewAttempt) {
   auto f = follower();
   append("loss=1\nloss=2\nloss=3\n");

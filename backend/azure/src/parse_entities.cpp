@@ -135,6 +135,9 @@ Result<Job> parse_job(const json& j, const std::string& account) try {
   f.get("lastModified", job.last_modified);
   f.get("eTag", job.etag);
   f.get("metadata", job.metadata);
+  f.get("onAllTasksComplete", job.on_all_tasks_complete);
+  f.get("onTaskFailure", job.on_task_failure);
+  f.child("executionInfo").get("terminateReason", job.terminate_reason);
   if (err) return *err;
   return job;
 } catch (const std::exception& e) {

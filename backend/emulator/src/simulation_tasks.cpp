@@ -7,6 +7,7 @@
 
 #include "account.hpp"
 #include "batch_env.hpp"
+#include "local/exit_conditions.hpp"
 #include "runner.hpp"
 #include "sandbox.hpp"
 
@@ -334,28 +335,13 @@ void Account::requeue_task(JobEntity& j, TaskEntity& t) {
 
 namespace {
 
-// The jobAction exitConditions give for how a task ended (`none` when nothing matches).
-std::string exit_job_action(const TaskEntity& t) {
-  if (!t.extra || !t.extra->contains("exitConditions")) return "none";
-  const auto& ec = (*t.extra)["exitConditions"];
-  auto action = [](const nlohmann::json& opts) {
-    return opts.value("jobAction", std::string("none"));
-  };
-  if (t.exec.exit_code) {
-    for (const auto& e : ec.value("exitCodes", nlohmann::json::array())) {
-      if (e.value("code", -999999) == *t.exec.exit_code)
-        return action(e.value("exitOptions", nlohmann::json::object()));
-    }
-    for (const auto& r : ec.value("exitCodeRanges", nlohmann::json::array())) {
-      if (*t.exec.exit_code >= r.value("start", 1) && *t.exec.exit_code <= r.value("end", 0)) {
-        return action(r.value("exitOptions", nlohmann::json::object()));
-      }
-    }
-  } else if (ec.contains("preProcessingError")) {
-    return action(ec["preProcessingError"]);
-  }
-  if (t.exec.result == TaskResult::Failure && ec.contains("default")) return action(ec["default"]);
-  return "none";
+// The jobAction the task's exitConditions give for how it ended, as the local engine decides.
+ExitJobAction job_action_of(const TaskEntity& t) {
+  std::string conditions;
+  if (t.extra && t.extra->contains("exitConditions"))
+    conditions = (*t.extra)["exitConditions"].dump();
+  return exit_job_action(
+      conditions, {t.exec.exit_code, t.exec.result == TaskResult::Failure, t.exec.failure_code});
 }
 
 }  // namespace
@@ -363,9 +349,9 @@ std::string exit_job_action(const TaskEntity& t) {
 void Account::after_task_completed(JobEntity& j, TaskEntity& t) {
   if (::strcasecmp(j.spec.value("onTaskFailure", "noaction").c_str(),
                    "performexitoptionsjobaction") == 0) {
-    const auto act = exit_job_action(t);
-    if (act == "terminate") return complete_job(j, "TaskFailed");
-    if (act == "disable") set_job_state(j, JobState::Disabling);
+    const auto act = job_action_of(t);
+    if (act == ExitJobAction::Terminate) return complete_job(j, "TaskFailed");
+    if (act == ExitJobAction::Disable) set_job_state(j, JobState::Disabling);
   }
   if (::strcasecmp(j.spec.value("onAllTasksComplete", "noaction").c_str(), "terminatejob") == 0 &&
       j.pending.empty() && j.running.empty()) {

@@ -215,8 +215,9 @@ Result<void> LocalEngine::record_lost_locked(const Task& t, LocalRun lr) {
   lr.supervisor_pid = 0;
   lr.supervisor_start = 0;
   TY_TRY(store_.upsert_local_run(lr));
-  TY_TRY(store_.upsert_task(completed_with(t, **outcome)));
-  return complete_job_when_done(store_, t.job_id, clock_.now());
+  const Task done = completed_with(t, **outcome);
+  TY_TRY(store_.upsert_task(done));
+  return end_job_after_task(store_, done, lr.exit_conditions, clock_.now());
 }
 
 // NVML cannot be read: no task's GPUs could be confined, so nothing starts; each queued task says
@@ -262,6 +263,10 @@ Result<int> LocalEngine::start_ready_locked(const Result<std::vector<GpuSlot>>& 
 }
 
 Result<bool> LocalEngine::try_start_locked(Task& t, Placement& p) {
+  // A disabled job's tasks wait; a completed job's never start (a task's failure ended it).
+  auto job = store_.job(kLocalAccount, t.job_id);
+  if (!job) return job.error();
+  if (*job && (*job)->state != JobState::Active) return false;
   bool waiting = false;
   auto failed = dependency_failure(t, waiting);
   if (!failed) return failed.error();
@@ -340,7 +345,9 @@ Result<void> LocalEngine::fail_locked(Task t, const std::string& code, const std
   t.execution_info.failure_info = FailureInfo{ErrorCategory::UserError, code, message};
   ended_runs_.push_back(run_paths(config_.data_dir, t.job_id, t.id).environment);
   TY_TRY(store_.upsert_task(t));
-  return complete_job_when_done(store_, t.job_id, now);
+  auto run = store_.local_run(t.job_id, t.id);
+  if (!run) return run.error();
+  return end_job_after_task(store_, t, *run ? (*run)->exit_conditions : "", now);
 }
 
 void LocalEngine::discard_ended_environments(bool committed) {

@@ -176,6 +176,7 @@ Result<void> LocalEngine::record_locked(const std::vector<Task>& tasks,
     run.workdir = reqs[i].workdir;
     run.gpu_ids = run.pinned_gpu_ids = format_gpu_ids(reqs[i].gpu_ids);
     run.grace_seconds = static_cast<int>(config_.default_grace.count());
+    run.exit_conditions = reqs[i].exit_conditions;
     if (auto r = store_.upsert_local_run(run); !r) return r;
     if (auto r = store_.upsert_task(t); !r) return r;
     if (!reqs[i].parameters.empty())

@@ -1,4 +1,6 @@
-// Local-private: a local job's end, as Batch ends a job whose onAllTasksComplete is terminatejob.
+// Local-private: a local job's end, as Batch ends a job: when a task's failure asks for it
+// (onTaskFailure `performexitoptionsjobaction` and the task's exitConditions), and when its last
+// task completes (onAllTasksComplete `terminatejob`).
 #pragma once
 
 #include <string>
@@ -8,9 +10,16 @@
 
 namespace trainyard {
 
-/// Completes local job `job` when it asks to (onAllTasksComplete `terminatejob`) and every task
-/// of it has completed: its state becomes `completed` at `now`. Runs inside the caller's write.
-Result<void> complete_job_when_done(Store& store, const std::string& job, Timestamp now);
+/// What the end of task `done` (just completed, stored) does to its local job, at `now`:
+///   - with onTaskFailure `performexitoptionsjobaction`, the jobAction of `exit_conditions` for how
+///     it ended (local/exit_conditions.hpp): `terminate` completes the job (terminateReason
+///     `TaskFailed`) and asks its running tasks to stop; `disable` disables it (its queued tasks
+///     wait until it is enabled);
+///   - with onAllTasksComplete `terminatejob`, a job whose every task has completed completes
+///     (`AllTasksComplete`).
+/// Runs inside the caller's write.
+Result<void> end_job_after_task(Store& store, const Task& done, const std::string& exit_conditions,
+                                Timestamp now);
 
 /// A Conflict error when `job` has completed, as Batch's 409 JobCompleted: no task is added to
 /// it, nor retried in it. `what` names the refused act.

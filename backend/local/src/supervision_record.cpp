@@ -91,7 +91,7 @@ Result<void> Supervision::record_completed(const AttemptOutcome& out) {
   auto r = write_until_stored([&]() -> Result<void> {
     if (auto u = store_.upsert_local_run(run); !u) return u;
     TY_TRY(store_.upsert_task(done));
-    return complete_job_when_done(store_, done.job_id, clock_.now());
+    return end_job_after_task(store_, done, run.exit_conditions, clock_.now());
   });
   if (r) {
     task_ = done;

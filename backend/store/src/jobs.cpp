@@ -10,7 +10,7 @@ namespace {
 
 constexpr const char* kJobColumns =
     "account, id, display_name, pool_id, state, priority, creation_time, state_transition_time, "
-    "last_modified, etag, on_all_tasks_complete";
+    "last_modified, etag, on_all_tasks_complete, on_task_failure, terminate_reason";
 
 Job read_job(const detail::Stmt& s) {
   Job j;
@@ -25,6 +25,8 @@ Job read_job(const detail::Stmt& s) {
   j.last_modified = s.opt_time(8);
   j.etag = s.text(9);
   j.on_all_tasks_complete = s.text(10);
+  j.on_task_failure = s.text(11);
+  j.terminate_reason = s.text(12);
   return j;
 }
 
@@ -86,7 +88,7 @@ Result<void> Store::upsert_job(const Job& j) {
     s->bind(1, j.account).bind(2, j.id).bind(3, j.display_name).bind(4, j.pool_id);
     s->bind(5, j.state).bind(6, j.priority).bind(7, j.creation_time);
     s->bind(8, j.state_transition_time).bind(9, j.last_modified).bind(10, j.etag);
-    s->bind(11, j.on_all_tasks_complete);
+    s->bind(11, j.on_all_tasks_complete).bind(12, j.on_task_failure).bind(13, j.terminate_reason);
     TY_TRY(s->run());
     // An older snapshot leaves the stored job's metadata as it is too.
     return detail::wrote_row(*cache_) ? write_metadata(*cache_, j) : ok_result();

@@ -8,7 +8,7 @@ namespace {
 constexpr const char* kRunColumns =
     "job_id, task_id, run_dir, workdir, gpu_ids, attempt, supervisor_pid, supervisor_start, "
     "pid, pgid, start_ticks, stop_requested, grace_seconds, instance_groups, waiting_reason, "
-    "pinned_gpu_ids";
+    "pinned_gpu_ids, exit_conditions";
 
 LocalRun read_run(const detail::Stmt& s) {
   LocalRun r;
@@ -28,6 +28,7 @@ LocalRun read_run(const detail::Stmt& s) {
   r.instance_groups = s.text(13);
   r.waiting_reason = s.text(14);
   r.pinned_gpu_ids = s.text(15);
+  r.exit_conditions = s.text(16);
   return r;
 }
 
@@ -36,17 +37,17 @@ LocalRun read_run(const detail::Stmt& s) {
 Result<void> Store::upsert_local_run(const LocalRun& r) {
   return atomic(
       [&]() -> Result<void> {
-        auto s = cache_->get(
-            std::string("INSERT OR REPLACE INTO local_runs(") + kRunColumns +
-                ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            "upsert local run");
+        auto s = cache_->get(std::string("INSERT OR REPLACE INTO local_runs(") + kRunColumns +
+                                 ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                                 "?13, ?14, ?15, ?16, ?17)",
+                             "upsert local run");
         if (!s) return s.error();
         s->bind(1, r.job).bind(2, r.task).bind(3, r.run_dir).bind(4, r.workdir);
         s->bind(5, r.gpu_ids).bind(6, r.attempt).bind(7, r.supervisor_pid);
         s->bind(8, r.supervisor_start).bind(9, r.pid).bind(10, r.pgid).bind(11, r.start_ticks);
         s->bind(12, r.stop_requested).bind(13, r.grace_seconds);
         s->bind(14, r.instance_groups).bind(15, r.waiting_reason);
-        return s->bind(16, r.pinned_gpu_ids).run();
+        return s->bind(16, r.pinned_gpu_ids).bind(17, r.exit_conditions).run();
       },
       Durability::Intent);
 }

@@ -274,11 +274,19 @@ constexpr const char* kSchemaV16 = R"sql(
 ALTER TABLE jobs ADD COLUMN on_all_tasks_complete TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 17: a local job's onTaskFailure and why it ended, and the exitConditions of each local
+// run, which decide the job's fate when the run fails.
+constexpr const char* kSchemaV17 = R"sql(
+ALTER TABLE jobs ADD COLUMN on_task_failure TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN terminate_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE local_runs ADD COLUMN exit_conditions TEXT NOT NULL DEFAULT '';
+)sql";
+
 const std::vector<const char*>& migrations() {
-  static const std::vector<const char*> steps = {kSchemaV1,  kSchemaV2,  kSchemaV3,  kSchemaV4,
-                                                 kSchemaV5,  kSchemaV6,  kSchemaV7,  kSchemaV8,
-                                                 kSchemaV9,  kSchemaV10, kSchemaV11, kSchemaV12,
-                                                 kSchemaV13, kSchemaV14, kSchemaV15, kSchemaV16};
+  static const std::vector<const char*> steps = {
+      kSchemaV1,  kSchemaV2,  kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6,
+      kSchemaV7,  kSchemaV8,  kSchemaV9,  kSchemaV10, kSchemaV11, kSchemaV12,
+      kSchemaV13, kSchemaV14, kSchemaV15, kSchemaV16, kSchemaV17};
   return steps;
 }
 

@@ -13,6 +13,10 @@ namespace {
 
 // Reading is bounded per poll so a burst of output never stalls the caller.
 constexpr size_t kMaxReadPerPoll = 4u << 20;
+// A stream resumed before its first metric point is read again from its start up to this size:
+// the values its prelude held (parameters until a second line names them) lived only in the
+// reader that stopped. A longer prelude is a log without metrics, not worth reading twice.
+constexpr int64_t kPreludeRereadBytes = 1 << 20;
 
 using FileId = std::pair<uint64_t, uint64_t>;
 
@@ -114,6 +118,8 @@ Result<void> LogMetricsFollower::load() {
     auto floor = store_.current_attempt(account_, job_, task_);
     if (!floor) return floor.error();
     attempt_ = *floor;
+    // Its parameters are written again (the same values); no point was written before.
+    if (offset_ <= kPreludeRereadBytes) offset_ = 0;
   } else if (offset_ == 0) {
     attempt_ = *latest + 1;  // read again from its start: the file is a new attempt's
   } else {
@@ -159,7 +165,9 @@ void LogMetricsFollower::parse_records(std::string_view bytes, Chunk& out) {
     for (auto& r : parsed.records) {
       ++records_;
       for (const auto& m : r.metrics) {
-        double x = m.step ? static_cast<double>(*m.step) : static_cast<double>(records_);
+        double x = r.own_epoch ? *r.own_epoch
+                   : m.step    ? static_cast<double>(*m.step)
+                               : static_cast<double>(records_);
         out.points.push_back(
             MetricPoint{m.name, x, m.value, now, stream_, attempt_, m.epoch.has_value()});
       }

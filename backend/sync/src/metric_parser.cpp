@@ -71,6 +71,16 @@ bool take_positions(const std::vector<detail::ScannedPair>& pairs, std::optional
   return any;
 }
 
+// The epoch a line prints when it prints no step.
+std::optional<double> own_epoch(const std::vector<detail::ScannedPair>& pairs) {
+  std::optional<double> epoch;
+  for (const auto& p : pairs) {
+    if (detail::is_step_name(p.name)) return std::nullopt;
+    if (detail::is_epoch_name(p.name) && p.value >= 0 && std::isfinite(p.value)) epoch = p.value;
+  }
+  return epoch;
+}
+
 bool is_position(const detail::ScannedPair& p) {
   return detail::is_epoch_name(p.name) || detail::is_step_name(p.name);
 }
@@ -155,7 +165,8 @@ ParsedLine MetricParser::parse(std::string_view line) {
       return out;
     }
   }
-  if (!points.empty()) out.records.push_back(ParsedRecord{line_, std::move(points)});
+  if (!points.empty())
+    out.records.push_back(ParsedRecord{line_, std::move(points), own_epoch(pairs)});
   return out;
 }
 

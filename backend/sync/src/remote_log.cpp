@@ -128,6 +128,11 @@ Result<TailStep> RemoteLogTail::State::read(bool final_pass) {
   auto st = fetch(guard.get(), final_pass);
   if (!st) return st;
   if (!st->missing && !opts.deferred_metrics) TY_TRY(feed_metrics(final_pass));
+  // The last read of a completed task's file that reached its end (or found none): nobody need
+  // read it again while the task stays as it ended.
+  const bool whole = st->missing || offset == static_cast<int64_t>(st->remote_size);
+  if (final_pass && whole && !ref.is_node_file())
+    TY_TRY(store->mark_task_log_final(ref.account, ref.job, ref.task, ref.path));
   return st;
 }
 

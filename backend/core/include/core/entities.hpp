@@ -88,6 +88,12 @@ struct Job {
   /// onAllTasksComplete as the local engine honours it: `terminatejob` completes the job when its
   /// last task completes; empty or `noaction` leaves it active.
   std::string on_all_tasks_complete;
+  /// onTaskFailure as the local engine honours it: `performexitoptionsjobaction` takes the
+  /// jobAction of a failed task's exitConditions (local/exit_conditions.hpp); empty or
+  /// `noaction` takes none.
+  std::string on_task_failure;
+  /// executionInfo.terminateReason of a job that ended: `AllTasksComplete`, `TaskFailed`…
+  std::string terminate_reason;
 };
 
 /// taskExecutionInfo.failureInfo

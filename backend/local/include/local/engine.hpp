@@ -59,6 +59,9 @@ struct SubmitRequest {
   /// instance on its own `gpus` slots (see local/README.md "Multi-instance tasks").
   int instances = 1;
   std::string coordination_command;  ///< run by every instance before the primary's command
+  /// exitConditions as JSON: with the job's onTaskFailure `performexitoptionsjobaction`, what
+  /// the task's failure does to its job (local/exit_conditions.hpp).
+  std::string exit_conditions;
 };
 
 /// Slots a task holds while it runs: requiredSlots for each of its instances.

@@ -21,6 +21,18 @@ namespace detail {
 class StatementCache;
 }  // namespace detail
 
+/// A started task whose logs are not all in the cache (Store::tasks_with_unread_logs).
+struct UnreadTaskLogs {
+  std::string task;
+  bool completed = false;  ///< completed: read to the end; running: read what there is
+};
+
+/// A task that reached `completed`, by its state history row (Store::tasks_completed_since).
+struct CompletedTaskRow {
+  int64_t history_id = 0;
+  std::string job, task;
+};
+
 /// How hard a write transaction must be made durable.
 enum class Durability {
   Cache,  ///< synchronous=NORMAL: survives an app crash; data can be re-fetched
@@ -187,6 +199,8 @@ struct LocalRun {
   std::string waiting_reason;
   /// The GPUs the run was pinned to (`--gpu-ids`, comma-separated); empty when it takes any.
   std::string pinned_gpu_ids;
+  /// The task's exitConditions as JSON (verbatim from its spec); empty when it has none.
+  std::string exit_conditions;
 };
 
 /// What a task filter reads of one task: what TaskQuery's substring and conditions test, and
@@ -370,6 +384,26 @@ class Store {
   Result<std::vector<LogMark>> log_marks(const std::string& account, const std::string& job,
                                          const std::string& task, const std::string& file,
                                          int64_t after, int limit);
+
+  /// Records that a completed task's `file` (`stdout.txt`…) was read to its end; the mark holds
+  /// the task's end time, so a task that runs again (reactivated, requeued) is unread again.
+  /// Nothing is recorded for a task that has not completed.
+  Result<void> mark_task_log_final(const std::string& account, const std::string& job,
+                                   const std::string& task, const std::string& file);
+  /// Whether mark_task_log_final() holds for the task as it is stored now.
+  Result<bool> task_log_final(const std::string& account, const std::string& job,
+                              const std::string& task, const std::string& file);
+  /// The job's started tasks whose stdout.txt or stderr.txt is not read to its end: running
+  /// ones, and completed ones without both final marks; completed first, oldest first, at most
+  /// `limit`.
+  Result<std::vector<UnreadTaskLogs>> tasks_with_unread_logs(const std::string& account,
+                                                             const std::string& job, int64_t limit);
+  /// The account's tasks that reached `completed` after state history row `after` (0: from the
+  /// start), in the order they did, at most `limit`.
+  Result<std::vector<CompletedTaskRow>> tasks_completed_since(const std::string& account,
+                                                              int64_t after, int64_t limit);
+  /// The newest state history row's id (0 when there is none).
+  Result<int64_t> last_state_change_id();
 
   // Metrics
   /// Appends metric points of a task, each to the series of its name, stream and attempt; a

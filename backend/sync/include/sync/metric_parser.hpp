@@ -57,6 +57,9 @@ struct ParsedMetric {
 struct ParsedRecord {
   uint64_t line = 0;  ///< 1 for the first line parsed
   std::vector<ParsedMetric> metrics;
+  /// The epoch the line itself printed when it printed no step (a Hugging Face dict's
+  /// `'epoch': 0.27`): the record's x, where a count of records would misplace it.
+  std::optional<double> own_epoch;
 };
 
 /// What one line told under the configuration rule.

@@ -1,0 +1,36 @@
+// A Batch job's unread stdout and stderr files read into their cache copies by the account's
+// worker (as `trainyard logs` reads one): for `:grep`, which searches the copies there are and
+// counts the ones still missing, and for the sweep view, whose final values are the last lines.
+#include <fmt/format.h>
+
+#include "core/byte_size.hpp"
+#include "sync/task_log_backfill.hpp"
+#include "tui_batch.hpp"
+
+namespace trainyard {
+namespace {
+
+BatchCommand fetch_job_logs(std::string data_dir, std::string account, std::string job,
+                            std::vector<MetricPattern> patterns, std::string purpose) {
+  return [=](azure::BatchClient& client, Store& store) -> Result<std::string> {
+    RemoteLogOptions options;
+    options.metric_patterns = patterns;
+    LogBackfillTarget target{store, client, data_dir, account, options};
+    auto read = read_unread_job_logs(target, job);
+    if (!read) return read.error();
+    return fmt::format("{}: read {} of logs of {} task(s) of {}", purpose, human_size(read->bytes),
+                       read->tasks, job);
+  };
+}
+
+}  // namespace
+
+void fetch_job_logs(AppContext& ctx, TuiState& st, const std::string& purpose) {
+  const Frame& f = st.top();
+  if (f.account == kLocalAccount) return;
+  run_batch(ctx, st, fmt::format("reading the logs of {} for {}", f.job, purpose),
+            fetch_job_logs(ctx.data_dir, f.account, f.job, ctx.settings.metric_patterns, purpose),
+            false);
+}
+
+}  // namespace trainyard
