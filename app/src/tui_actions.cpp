@@ -219,7 +219,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       toggle_compare_run(st);
       break;
     case Action::CompareOpen:
-      open_compare(st);
+      open_compare(ctx, st);
       break;
     case Action::Pin:
       if (auto key = selected_key(st)) toggle_pin(st, *key);

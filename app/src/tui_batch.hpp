@@ -28,6 +28,9 @@ FieldError required_field(const std::string& v);
 /// logs into their cache copies (a completed task's to its end), for `purpose` (`grep`,
 /// `sweep`), which the status line names with what was read (tui_job_logs_fetch.cpp).
 void fetch_job_logs(AppContext& ctx, TuiState& st, const std::string& purpose);
+/// The same for `runs` (of the top frame's account) only: each one's unread logs.
+void fetch_run_logs(AppContext& ctx, TuiState& st, const std::vector<RunRef>& runs,
+                    const std::string& purpose);
 
 /// Queues `command` on the focused account's worker (refused, with a status message, when the
 /// account is read-only or unknown); the status bar shows `what…` until it answers.

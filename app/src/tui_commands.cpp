@@ -36,7 +36,7 @@ std::vector<TuiCommand> make_commands() {
                {"sw"},
                [](AppContext& ctx, TuiState& st) { open_sweep(ctx, st, std::nullopt); },
                "sweep"});
-  c.push_back({"compare", {"cmp"}, [](AppContext&, TuiState& st) { open_compare(st); }, "compare"});
+  c.push_back({"compare", {"cmp"}, open_compare, "compare"});
   c.push_back({"grep", {}, nullptr, "grep PATTERN", grep_command});
   c.push_back({"save", {}, nullptr, "save PATH", save_log_command});
   c.push_back({"storage",

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "tui_batch.hpp"
 
 namespace trainyard {
 namespace {
@@ -72,12 +73,16 @@ void toggle_compare_run(TuiState& st) {
     set_status(st, fmt::format("{} no longer compared ({} left)", name, n));
 }
 
-void open_compare(TuiState& st) {
+void open_compare(AppContext& ctx, TuiState& st) {
   if (st.top().view == View::Compare) return;
   Frame next = st.top();
   next.view = View::Compare;
   next.cursor = {};
   st.stack.push_back(std::move(next));
+  std::vector<RunRef> runs;
+  for (const auto& r : st.compare.runs)
+    if (r.account == st.top().account) runs.push_back(r);
+  fetch_run_logs(ctx, st, runs, "compare");
 }
 
 std::shared_ptr<const PaneData> read_compare(AppContext& ctx, const CompareSet& set) {

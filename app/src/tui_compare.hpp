@@ -22,8 +22,9 @@ struct CompareInput : PaneData {
 /// Adds the focused pane's run (the selected task of Tasks or Sweep, the task of Detail or
 /// Logs) to the compare set, or removes it; the status line says which and how many.
 void toggle_compare_run(TuiState& st);
-/// Opens the Compare pane over the current one (Escape returns to it).
-void open_compare(TuiState& st);
+/// Opens the Compare pane over the current one (Escape returns to it); the compared runs of this
+/// pane's Batch account have their unread logs read first (their final values are last lines).
+void open_compare(AppContext& ctx, TuiState& st);
 /// Reads the set's runs for the Compare pane.
 std::shared_ptr<const PaneData> read_compare(AppContext& ctx, const CompareSet& set);
 /// Draws the compared runs: a table of parameters and final/best values (row `selected`

@@ -23,7 +23,35 @@ BatchCommand fetch_job_logs(std::string data_dir, std::string account, std::stri
   };
 }
 
+BatchCommand fetch_runs(std::string data_dir, std::string account, std::vector<RunRef> runs,
+                        std::vector<MetricPattern> patterns, std::string purpose) {
+  return [=](azure::BatchClient& client, Store& store) -> Result<std::string> {
+    RemoteLogOptions options;
+    options.metric_patterns = patterns;
+    LogBackfillTarget target{store, client, data_dir, account, options};
+    LogBackfill read;
+    for (const auto& r : runs) {
+      auto t = store.task(account, r.job, r.task);
+      if (!t) return t.error();
+      if (!*t || (*t)->state < TaskState::Running) continue;
+      auto one = read_task_logs(target, r.job, r.task, (*t)->state == TaskState::Completed);
+      if (!one) return one.error();
+      read += *one;
+    }
+    return fmt::format("{}: read {} of logs of {} run(s)", purpose, human_size(read.bytes),
+                       read.tasks);
+  };
+}
+
 }  // namespace
+
+void fetch_run_logs(AppContext& ctx, TuiState& st, const std::vector<RunRef>& runs,
+                    const std::string& purpose) {
+  const std::string& account = st.top().account;
+  if (account == kLocalAccount || runs.empty()) return;
+  run_batch(ctx, st, fmt::format("reading the logs of {} run(s) for {}", runs.size(), purpose),
+            fetch_runs(ctx.data_dir, account, runs, ctx.settings.metric_patterns, purpose), false);
+}
 
 void fetch_job_logs(AppContext& ctx, TuiState& st, const std::string& purpose) {
   const Frame& f = st.top();

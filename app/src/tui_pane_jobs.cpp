@@ -166,6 +166,7 @@ class JobsPane : public Pane {
     PollFocus p;
     p.jobs = true;
     p.jobs_on_screen = rows_on_screen(st);
+    p.node_counts = true;  // the cost line's burn rate counts the nodes as they are now
     return p;
   }
 

@@ -70,6 +70,21 @@ bool condition_met(const std::string& condition, const Task& t) {
   return true;
 }
 
+// The service's word on why entry `f` was not uploaded: the failureInfo detail naming its
+// pattern, else the only upload detail there is.
+std::optional<std::string> upload_error_of(const OutputFile& f, const Task& t) {
+  const auto& fi = t.execution_info.failure_info;
+  if (!fi) return std::nullopt;
+  std::vector<std::string> uploads;
+  for (const auto& d : fi->details) {
+    if (d.name != "FileUploadError") continue;
+    if (d.value.find(f.file_pattern) != std::string::npos) return sanitize_text(d.value);
+    uploads.push_back(d.value);
+  }
+  if (uploads.size() == 1) return sanitize_text(uploads.front());
+  return std::nullopt;
+}
+
 // Whether an outputFiles entry's blobs are there: counted from what the listing found.
 std::pair<std::string, std::optional<Role>> upload_state(const OutputFile& f,
                                                          const TaskOutputs& found) {
@@ -84,6 +99,7 @@ std::pair<std::string, std::optional<Role>> upload_state(const OutputFile& f,
   if (t.state != TaskState::Completed) return {"uploads when the task ends", Role::Dim};
   if (!condition_met(f.upload_condition, t))
     return {"not uploaded: only " + condition_text(f.upload_condition), Role::Dim};
+  if (auto why = upload_error_of(f, t)) return {"upload failed: " + *why, Role::StateFailure};
   return {"nothing uploaded there (see the task's fileuploaderr.txt)", Role::StateFailure};
 }
 

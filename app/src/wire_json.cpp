@@ -29,6 +29,8 @@ json execution_info(const ExecutionInfo& e) {
     j["failureInfo"] = {{"category", to_wire(e.failure_info->category)},
                         {"code", e.failure_info->code},
                         {"message", e.failure_info->message}};
+    if (!e.failure_info->details.empty())
+      j["failureInfo"]["details"] = name_values(e.failure_info->details);
   }
   return j;
 }

@@ -112,6 +112,33 @@ TEST_F(TuiOutputs, ShowsWhatATaskUploadedAndFetchesItAfterwards) {
   EXPECT_NE(screen().find("Logs · seed-sweep/producer"), std::string::npos) << screen();
 }
 
+// An upload that failed says why, in the service's words (failureInfo.details), on its row.
+TEST_F(TuiOutputs, AFailedUploadQuotesTheServicesReason) {
+  auto c = open_client();
+  nlohmann::json dest = {
+      {"container", {{"containerUrl", azurite_->blob_endpoint() + "/nosuch"}, {"path", "m"}}}};
+  nlohmann::json task = {{"id", "lost"},
+                         {"commandLine", "echo w > model.bin"},
+                         {"outputFiles", {{{"filePattern", "model.bin"}, {"destination", dest}}}}};
+  ASSERT_TRUE(c->add_task("seed-sweep", task).ok());
+  ASSERT_TRUE(eventually([&] {
+    auto t = azure::get_task(*c, "seed-sweep", "lost");
+    return t && t->state == TaskState::Completed;
+  }));
+  SyncScope scope{emu_.account(), AccountKind::Emulator, emu_.endpoint()};
+  ASSERT_TRUE(full_sync(*fixture_.ctx().store, *c, scope).ok());
+  open_batch("tasks", false, "seed-sweep");
+  resize({200, 30});
+  select_task("lost");
+  keys("i");
+  auto s = settled_and_pumped();
+  EXPECT_NE(
+      line_with("model.bin")
+          .find("upload failed: model.bin: " + azurite_->blob_endpoint() + "/nosuch/m: HTTP 4"),
+      std::string::npos)
+      << s;
+}
+
 TEST_F(TuiOutputs, ALocalRunSaysWhereItsFilesAre) {
   open(apptest::kNormal, "tasks", "resnet-sweep");
   keys("i");

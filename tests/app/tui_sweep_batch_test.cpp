@@ -39,5 +39,28 @@ TEST_F(TuiBatch, TheSweepViewReadsUnreadLogsAndRanksByTheLastLines) {
       << screen();
 }
 
+// The Compare pane reads its runs' unread logs too: one run marked with `v`, 54 bytes read.
+TEST_F(TuiBatch, TheCompareViewReadsItsRunsUnreadLogs) {
+  auto c = open_client();
+  auto job = c->call("POST", "/jobs", {},
+                     nlohmann::json{{"id", "cb"}, {"poolInfo", {{"poolId", "seed-gpu"}}}}.dump());
+  ASSERT_TRUE(job.ok()) << job.error().message;
+  const std::string cmd = "sh -c 'for v in 0.9 0.6 0.45 0.40; do echo val_loss=$v; done'";
+  ASSERT_TRUE(c->add_task("cb", {{"id", "steady"}, {"commandLine", cmd}}).ok());
+  ASSERT_TRUE(eventually([&] {
+    auto t = azure::get_task(*c, "cb", "steady");
+    return t && t->state == TaskState::Completed;
+  }));
+  SyncScope scope{emu_.account(), AccountKind::Emulator, emu_.endpoint()};
+  ASSERT_TRUE(full_sync(*fixture_.ctx().store, *c, scope).ok());
+  open_batch("tasks", false, "cb");
+  keys("v :");
+  type("compare");
+  keys("Enter");
+  settled_and_pumped();
+  EXPECT_NE(screen().find("compare: read 54 B of logs of 1 run(s)"), std::string::npos) << screen();
+  EXPECT_NE(screen().find("0.4"), std::string::npos) << screen();
+}
+
 }  // namespace
 }  // namespace trainyard::tui_sweep_batch_test

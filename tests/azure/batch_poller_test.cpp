@@ -238,6 +238,30 @@ TEST_F(Poller, CountsOfTheJobsOnScreenFollowWithinFocusIntervals) {
   p->stop();
 }
 
+// With a burn rate on screen (the Jobs pane's cost line) node counts are compared every focus
+// interval: a pool's changed nodes reach the cache well before the next background round.
+TEST_F(Poller, NodesFollowWithinFocusIntervalsWhileABurnRateIsOnScreen) {
+  auto o = fast();
+  o.background_interval = 3600s;
+  auto p = make(o);
+  PollFocus focus;
+  focus.jobs = true;
+  focus.node_counts = true;
+  p->set_focus(focus);
+  p->start();
+  auto nodes = [&] {
+    auto n = f.store->nodes(f.emu.account(), "seed-gpu");
+    return n.ok() ? n->size() : size_t{0};
+  };
+  ASSERT_TRUE(eventually([&] { return nodes() == 8; }));
+  auto resized = f.client->call("POST", "/pools/seed-gpu/resize", {},
+                                nlohmann::json{{"targetDedicatedNodes", 4}}.dump());
+  ASSERT_TRUE(resized.ok()) << resized.error().message;
+  // Well short of the next background round (10 s at the least with jobs on screen).
+  EXPECT_TRUE(eventually([&] { return nodes() < 8; }, 6s)) << nodes();
+  p->stop();
+}
+
 // A running task whose row is on screen has its stdout read into metrics at the focus interval,
 // with its job neither pinned nor its log open.
 TEST_F(Poller, ARunningTaskOnScreenGetsItsMetricsWithoutPinningOrItsLog) {
@@ -285,8 +309,12 @@ TEST_F(Poller, ACompletedTaskOfTheJobOnScreenHasItsLogsReadToTheEnd) {
     return v;
   };
   EXPECT_TRUE(eventually([&] { return values() == std::vector<double>{0.9, 0.5, 0.25}; }, 30s));
-  EXPECT_TRUE(*f.store->task_log_final(f.emu.account(), "fresh", "fin", "stdout.txt"));
-  EXPECT_TRUE(*f.store->task_log_final(f.emu.account(), "fresh", "fin", "stderr.txt"));
+  // stdout.txt is read first, then stderr.txt: both end up marked read to their end.
+  EXPECT_TRUE(eventually([&] {
+    auto out = f.store->task_log_final(f.emu.account(), "fresh", "fin", "stdout.txt");
+    auto err = f.store->task_log_final(f.emu.account(), "fresh", "fin", "stderr.txt");
+    return out.ok() && *out && err.ok() && *err;
+  }));
   EXPECT_TRUE(told(tasks_scope("fresh")));
   p->stop();
 }

@@ -203,6 +203,8 @@ TEST(ParseFixtures, TaskWithEveryField) {
   EXPECT_EQ(e.failure_info->category, ErrorCategory::UserError);
   EXPECT_EQ(e.failure_info->code, "FailureExitCode");
   EXPECT_EQ(e.failure_info->message, "The task exited with an exit code representing a failure");
+  EXPECT_EQ(e.failure_info->details,
+            (std::vector<NameValue>{{"Message", "The task exited with exit code 137"}}));
   EXPECT_EQ(e.retry_count, 2);
   EXPECT_EQ(e.last_retry_time, ts("2024-03-01T10:50:00Z"));
   EXPECT_EQ(e.requeue_count, 1);

@@ -10,6 +10,7 @@
 
 #include "../azure/azurite_process.hpp"
 #include "azure/blob_auth.hpp"
+#include "azure/blob_client.hpp"
 #include "azure/http.hpp"
 #include "azure/storage_accounts.hpp"
 #include "batch_cli_fixture.hpp"
@@ -256,6 +257,49 @@ TEST_F(UploadCli, AnOutputThatCannotBeUploadedFailsATaskThatSucceeded) {
   auto files = client_->call("GET", "/jobs/j/tasks/noupload/files/fileuploaderr.txt");
   ASSERT_TRUE(files.ok()) << files.error().message;
   EXPECT_EQ(files->body, details[0]["value"].get<std::string>() + "\n");
+}
+
+// Output patterns as Batch matches them: `../std*.txt` reaches the task's own folder and drops the
+// `..`; `**/*.txt` takes the working directory's files at any depth, under their names below it.
+TEST_F(UploadCli, OutputPatternsUploadWhatTheyMatchUnderBatchsNames) {
+  azure::BlobClientOptions o;
+  o.blob_endpoint = azurite_->blob_endpoint();
+  azure::BlobClient blobs(
+      o, azure::blob_shared_key_credential(azure::kDevStoreAccount, azure::kDevStoreKey), clock_);
+  ASSERT_TRUE(blobs.create_container("pat"));
+  azure::ServiceSasRequest req{azure::kDevStoreAccount,
+                               azurite_->blob_endpoint(),
+                               "pat",
+                               "",
+                               {.create = true, .write = true},
+                               clock_.now() - std::chrono::minutes(5),
+                               clock_.now() + std::chrono::hours(1)};
+  auto sas = azure::make_service_sas(req, azure::kDevStoreKey);
+  ASSERT_TRUE(sas.ok());
+  const std::string url = azurite_->blob_endpoint() + "/pat?" + *sas;
+  auto to = [&](const std::string& pattern, const std::string& path) {
+    return json{{"filePattern", pattern},
+                {"destination", {{"container", {{"containerUrl", url}, {"path", path}}}}},
+                {"uploadOptions", {{"uploadCondition", "taskCompletion"}}}};
+  };
+  json task{{"id", "pat"},
+            {"commandLine",
+             "/bin/sh -c 'echo out; mkdir -p sub && echo a > a.txt && echo b > "
+             "sub/b.txt && echo c > c.bin'"},
+            {"outputFiles", {to("../std*.txt", "logs"), to("**/*.txt", "txt")}}};
+  ASSERT_TRUE(client_->add_task("j", task).ok());
+  auto t = completed("j", "pat");
+  ASSERT_FALSE(t.is_null());
+  EXPECT_EQ(t["executionInfo"]["result"], "success") << t["executionInfo"].dump();
+  std::vector<std::string> names;
+  auto listed = blobs.list("pat", "", "", [&](azure::BlobListPage& page) -> Result<void> {
+    for (const auto& b : page.blobs) names.push_back(b.name);
+    return {};
+  });
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"logs/stderr.txt", "logs/stdout.txt", "txt/a.txt",
+                                             "txt/sub/b.txt"}));
 }
 
 // A resourceFile's autoStorageContainerName is read from the account's auto-storage, as Batch

@@ -49,6 +49,7 @@ FailureInfo read_failure_info(const JsonFields& f) {
   f.get_enum("category", fi.category, ErrorCategory::UserError);
   f.get("code", fi.code);
   f.get("message", fi.message);
+  f.get("details", fi.details);
   return fi;
 }
 

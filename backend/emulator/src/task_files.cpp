@@ -254,7 +254,9 @@ std::vector<std::string> matching_files(const std::string& wd, const std::string
   fs::recursive_directory_iterator it(fs::path(wd) / base, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
     if (!it->is_regular_file(ec)) continue;
-    auto rel = fs::relative(it->path(), fs::path(wd) / base, ec).generic_string();
+    // Lexically: fs::relative resolves symbolic links, and stdout.txt and stderr.txt are links
+    // to the run's files, which would then lie outside the folder and match nothing.
+    auto rel = it->path().lexically_relative(fs::path(wd) / base).generic_string();
     std::string spelled = base.empty() ? rel : base + "/" + rel;
     if (output_pattern_matches(pattern, spelled)) out.push_back(spelled);
   }

@@ -135,6 +135,7 @@ struct BatchPoller::Worker {
     if (!f.pool.empty())
       step(nodes_scope(f.pool), [&](SyncStats& s) { return refresh_nodes(*target, f.pool, s); });
     if (f.pools) step(kPoolsScope, [&](SyncStats& s) { return refresh_pools(*target, s); });
+    if (f.node_counts) step(kPoolsScope, [&](SyncStats&) { return queue_changed_pools(); });
     if (f.jobs && now >= next_jobs_list) {
       step(kJobsScope, [&](SyncStats& s) { return refresh_jobs(*target, "", s); });
       next_jobs_list = now + 4 * p.options_.focus_interval;
@@ -391,16 +392,27 @@ struct BatchPoller::Worker {
     }
   }
 
+  // Queues `item` unless it is queued already (node counts are compared every focus interval
+  // while a burn rate is on screen).
+  void enqueue(Item item, bool front) {
+    for (const auto& q : queue)
+      if (q.kind == item.kind && q.id == item.id) return;
+    if (front)
+      queue.push_front(std::move(item));
+    else
+      queue.push_back(std::move(item));
+  }
+
   Result<void> queue_changed_pools() {
     auto changed = pools_with_node_changes(*target);
     if (!changed) return changed.error();
-    for (const auto& pool : *changed) queue.push_front({Item::Nodes, pool});
+    for (const auto& pool : *changed) enqueue({Item::Nodes, pool}, true);
     // Pools never listed for nodes (new ones) are not in nodecounts' answer when empty.
     auto pools = store->pools(p.account_);
     if (!pools) return pools.error();
     for (const auto& pl : *pools) {
       auto m = store->sync_mark(p.account_, nodes_scope(pl.id));
-      if (m && !*m) queue.push_back({Item::Nodes, pl.id});
+      if (m && !*m) enqueue({Item::Nodes, pl.id}, false);
     }
     return {};
   }

@@ -101,6 +101,9 @@ struct FailureInfo {
   ErrorCategory category = ErrorCategory::UserError;
   std::string code;
   std::string message;
+  /// details (`FileUploadError`: one per outputFiles entry that failed). Read from a task's own
+  /// GET; task list pages (and so the cache) leave them out.
+  std::vector<NameValue> details;
 };
 
 /// taskExecutionInfo

@@ -40,6 +40,10 @@ struct PollFocus {
   /// With `job`: the tasks whose rows are on screen; the running ones' stdout.txt is read at the
   /// focus interval (a few a cycle within the budget), so their metrics and sparklines fill in.
   std::vector<std::string> tasks_on_screen;
+  /// The account's burn rate is on screen: node counts are compared every focus interval and the
+  /// nodes of pools whose counts changed are listed again (a preempted Spot node stops costing
+  /// within one poll).
+  bool node_counts = false;
   bool operator==(const PollFocus&) const = default;
 };
 
