@@ -145,7 +145,7 @@ void register_all() {
     const char* typed;
     char next;
   };
-  // Every pattern is answered from the job's tasks in memory (app/src/task_filter_index.hpp).
+  // Every pattern is answered from the job's tasks in memory (app/src/runs/task_filter_index.hpp).
   for (auto c : std::vector<Case>{{"first_char_all_match", "", 't'},
                                   {"second_char_all_match", "t", 'a'},
                                   {"third_char_all_match", "ta", 's'},

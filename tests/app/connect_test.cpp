@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../../app/src/node_connect.hpp"
-#include "../../app/src/tensorboard.hpp"
+#include "../../app/src/accounts/node_connect.hpp"
+#include "../../app/src/runs/tensorboard.hpp"
 #include "store/store.hpp"
 #include "tui_screen.hpp"
 

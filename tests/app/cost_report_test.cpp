@@ -2,7 +2,7 @@
 // stretches its state history shows it running before.
 #include <gtest/gtest.h>
 
-#include "../../app/src/cost_report.hpp"
+#include "../../app/src/costs/cost_report.hpp"
 
 namespace trainyard::cost_report_test {
 namespace {

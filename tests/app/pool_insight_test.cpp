@@ -1,4 +1,4 @@
-#include "../../app/src/pool_insight.hpp"
+#include "../../app/src/costs/pool_insight.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // and the cache of any age when the API cannot be reached.
 #include <gtest/gtest.h>
 
-#include "../../app/src/price_lookup.hpp"
+#include "../../app/src/costs/price_lookup.hpp"
 #include "../azure/fake_prices_server.hpp"
 
 namespace trainyard::price_lookup_test {

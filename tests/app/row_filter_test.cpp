@@ -1,4 +1,4 @@
-#include "../../app/src/row_filter.hpp"
+#include "../../app/src/runs/row_filter.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "../../app/src/task_timeline.hpp"
+#include "../../app/src/runs/task_timeline.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 
-#include "../../app/src/key_config.hpp"
-#include "../../app/src/tui_history.hpp"
+#include "../../app/src/tui/key_config.hpp"
+#include "../../app/src/tui/tui_history.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_nav_test {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../app/src/storage_lookup.hpp"
+#include "../../app/src/accounts/storage_lookup.hpp"
 #include "../azure/azurite_process.hpp"
 #include "azure/blob_auth.hpp"
 #include "tui_batch_fixture.hpp"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "../../app/src/storage_lookup.hpp"
+#include "../../app/src/accounts/storage_lookup.hpp"
 #include "../azure/azurite_process.hpp"
 #include "tui_screen.hpp"
 

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "../../app/src/actions/bulk_action.hpp"
-#include "../../app/src/tui_columns.hpp"
-#include "../../app/src/tui_pane_json.hpp"
+#include "../../app/src/tui/panes/tui_pane_json.hpp"
+#include "../../app/src/tui/tui_columns.hpp"
 
 namespace trainyard::tui_table_tools_test {
 namespace {

@@ -2,7 +2,7 @@
 // shows, on its own account.
 #include <gtest/gtest.h>
 
-#include "../../app/src/tui_state.hpp"
+#include "../../app/src/tui/tui_state.hpp"
 #include "sync/incremental_sync.hpp"
 
 namespace trainyard::tui_written_scopes_test {

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# Every subcommand prints through app/src/output.{hpp,cpp}: no other file of app/src writes to
+# Every subcommand prints through app/src/cli/output.{hpp,cpp}: no other file of app/src writes to
 # stdout or stderr with stdio, iostreams or fmt::print, so no text from outside can reach the
 # terminal without the sanitizer.
 #
 #   one_writer_test.sh SOURCE_DIR
 set -uo pipefail
 SRC=${1:?usage: one_writer_test.sh SOURCE_DIR}/app/src
-[[ -f $SRC/output.cpp ]] || { echo "FAIL: $SRC/output.cpp is missing"; exit 1; }
+[[ -f $SRC/cli/output.cpp ]] || { echo "FAIL: $SRC/cli/output.cpp is missing"; exit 1; }
 
 pattern='\b(printf|fprintf|vprintf|vfprintf|puts|fputs|putc|fputc|putchar|fwrite|perror)[[:space:]]*\(|std::(cout|cerr|clog)\b|fmt::print\b'
-found=$(grep -nE "$pattern" "$SRC"/*.cpp "$SRC"/*.hpp | grep -vE "^$SRC/output\.(cpp|hpp):")
+found=$(grep -rnE --include='*.cpp' --include='*.hpp' "$pattern" "$SRC" |
+  grep -vE "^$SRC/cli/output\.(cpp|hpp):")
 if [[ -n $found ]]; then
-  echo "FAIL: printing outside app/src/output.cpp (use out::print, out::eprint, out::json, …):"
+  echo "FAIL: printing outside app/src/cli/output.cpp (use out::print, out::eprint, out::json, …):"
   echo "$found"
   exit 1
 fi

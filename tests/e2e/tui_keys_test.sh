@@ -86,7 +86,7 @@ check_help_lists_everything() {
       echo "missing from the help: $desc" >&2
       missing=1
     fi
-  done < <(grep -oE '^ *\{"[^"]+", A::[A-Za-z]+, "[^"]+' "$REPO/app/src/keymap.cpp" | sed -E 's/.*, "//')
+  done < <(grep -oE '^ *\{"[^"]+", A::[A-Za-z]+, "[^"]+' "$REPO/app/src/tui/keymap.cpp" | sed -E 's/.*, "//')
   ((missing == 0)) || fail "the help does not list every binding"
   grep -Eq 'K +stop +stop the task' <<<"$seen" || fail "the help does not show stop on K"
   grep -Eq 'H +show-row +runs show-row \(tasks\)' <<<"$seen" || fail "the help does not list the plugin"
