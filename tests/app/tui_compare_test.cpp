@@ -20,9 +20,9 @@ class TuiCompare : public TuiScreen {
   void mark_three_runs(TermSize size) {
     open(size, "tasks", "resnet-sweep");
     select_task("0001");
-    keys("v Escape");  // back to the Jobs pane
-    keys("G Enter");   // lr-grid, listed last
-    keys("j v j v");   // g1, g2
+    keys("v Escape Escape");  // the filter cleared, then back to the Jobs pane
+    keys("G Enter");          // lr-grid, listed last
+    keys("j v j v");          // g1, g2
   }
 };
 

@@ -238,6 +238,37 @@ TEST_F(TuiNav, AllPools) {
   expect("all_pools_80x24");
 }
 
+// Issue recipe: the hint bar said `<q> back` on :alljobs, but q and Esc did nothing.
+TEST_F(TuiNav, TheAllAccountsPanesLeaveWithEscAndQ) {
+  add_contoso_job();
+  open(kNormal, "jobs");
+  command("alljobs");
+  ASSERT_NE(screen().find("SUBMITTED BY"), std::string::npos) << screen();
+  keys("q");
+  EXPECT_EQ(crumbs().rfind("local › jobs", 0), 0u) << crumbs();
+  EXPECT_EQ(screen().find("SUBMITTED BY"), std::string::npos) << screen();
+  command("allpools");
+  ASSERT_NE(screen().find("ACCOUNT"), std::string::npos) << screen();
+  keys("Escape");
+  EXPECT_EQ(crumbs().rfind("local › jobs", 0), 0u) << crumbs();
+}
+
+// As in k9s: Esc clears a filter first, and leaves the pane only when there is none.
+TEST_F(TuiNav, EscapeClearsTheFilterBeforeLeaving) {
+  open(kNormal, "jobs");
+  keys("g Enter");  // resnet-sweep's tasks
+  keys("/");
+  type("lr-0010");
+  keys("Enter");
+  ASSERT_EQ(screen().find("lr-0030"), std::string::npos) << screen();
+  keys("Escape");
+  EXPECT_EQ(crumbs().rfind("local › jobs › resnet-sweep", 0), 0u) << crumbs();
+  EXPECT_NE(screen().find("lr-0030"), std::string::npos) << screen();
+  EXPECT_NE(status().find("filter cleared"), std::string::npos) << status();
+  keys("Escape");
+  EXPECT_EQ(crumbs().find("resnet-sweep"), std::string::npos) << crumbs();
+}
+
 TEST_F(TuiNav, AnAccountsColourBandsItsPanes) {
   add_contoso_job();
   open(kNormal, "jobs");

@@ -132,7 +132,7 @@ TEST_F(TuiStorage, DownloadsABlobAndAFolderByteForByte) {
   EXPECT_EQ(read_file(scratch_ / "one" / "model.bin"), model_);
   EXPECT_NE(settled_and_pumped().find("downloaded 1 file(s), 293.0 KiB"), std::string::npos)
       << screen();
-  keys("Escape");  // back to the container
+  keys("Escape Escape");  // the filter cleared, then back to the container
   select("train");
   keys("d C-u");
   type((scratch_ / "two").string());

@@ -49,6 +49,8 @@ keys Enter
 keys v
 wait_for 'alpha/a1 added to the comparison \(1 run' 5
 keys Escape
+wait_for 'filter cleared' 5   # as in k9s: the first Escape clears the filter
+keys Escape
 wait_for 'Jobs · local' 5
 keys /
 keys -l beta

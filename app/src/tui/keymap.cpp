@@ -11,7 +11,7 @@ const std::vector<Binding>& default_bindings() {
       {"q", A::Quit, "quit (in a sub-pane: back)", C::Global, true},
       {"C-c", A::QuitNow, "quit from any pane", C::Global},
       {"?", A::Help, "help", C::Global, true},
-      {"Escape", A::Back, "back", C::Global},
+      {"Escape", A::Back, "back (a filter is cleared first)", C::Global},
       {":", A::Command, "command (" + listed_commands() + ")", C::Global, true},
       {"R", A::Refresh, "refresh now", C::Global},
       {"V", A::CompareOpen, "compare the runs marked with v", C::Global},

@@ -66,7 +66,13 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timest
 void render_overlays(const AppContext& ctx, TuiState& st, Canvas& c, Rect pane) {
   if (st.mode == Mode::Form && st.form) render_form(*st.form, c, c.bounds());
   if (st.mode == Mode::Confirm && st.confirm) render_dialog(*st.confirm, c, c.bounds());
-  if (st.mode == Mode::Help) render_help(help_of(ctx, st), c, pane);
+  if (st.mode == Mode::Help) {
+    auto vm = help_of(ctx, st);
+    auto layout = help_layout(vm, pane);
+    st.help.per_page = layout.per_page;
+    st.help.max_top = layout.lines > layout.per_page ? layout.lines - layout.per_page : 0;
+    render_help(vm, c, pane);
+  }
 }
 
 // The editor gets the terminal, and what every child gets of the environment (no secrets).

@@ -77,6 +77,14 @@ void go_back(TuiState& st) {
     st.top().cursor.filter.clear();
 }
 
+// Esc as k9s has it: a filter is cleared first; the pane is left only when none is applied.
+void clear_filter_or_back(TuiState& st) {
+  auto& filter = st.top().cursor.filter;
+  if (filter.empty()) return go_back(st);
+  filter.clear();
+  set_status(st, "filter cleared (Esc again goes back)");
+}
+
 }  // namespace
 
 // The outcome names the pane and action it came from, even when the user has moved on since.
@@ -135,7 +143,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
       st.mode = Mode::Help;
       break;
     case Action::Back:
-      go_back(st);
+      clear_filter_or_back(st);
       break;
     case Action::Up:
       move_selection(st, -1);

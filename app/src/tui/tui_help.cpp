@@ -35,7 +35,7 @@ HelpVm help_of(const AppContext& ctx, const TuiState& st) {
   }
   auto plugins = plugins_section(ctx.settings);
   if (!plugins.entries.empty()) vm.sections.push_back(std::move(plugins));
-  vm.first = st.help_top;
+  vm.first = st.help.top;
   return vm;
 }
 
@@ -50,28 +50,30 @@ HintBarVm hints_of(const TuiState& st, const Pane& pane) {
   return vm;
 }
 
-void handle_help_key(const AppContext& ctx, TuiState& st, const KeyEvent& key) {
-  auto last = static_cast<long>(help_line_count(help_of(ctx, st))) - 1;
-  long top = static_cast<long>(st.help_top);
+// Scrolls by lines and pages as the last draw laid the help out; G shows a full last page.
+void handle_help_key(const AppContext&, TuiState& st, const KeyEvent& key) {
+  const long last = static_cast<long>(st.help.max_top);
+  const long page = std::max(1L, static_cast<long>(st.help.per_page));
+  long top = static_cast<long>(st.help.top);
   auto name = key_name(key);
   if (name == "j" || name == "Down")
     ++top;
   else if (name == "k" || name == "Up")
     --top;
   else if (name == "NPage" || name == "Space")
-    top += 10;
+    top += page;
   else if (name == "PPage")
-    top -= 10;
+    top -= page;
   else if (name == "g" || name == "Home")
     top = 0;
   else if (name == "G" || name == "End")
     top = last;
   else {
-    st.help_top = 0;
+    st.help.top = 0;
     st.mode = Mode::Normal;
     return;
   }
-  st.help_top = static_cast<size_t>(std::clamp(top, 0L, std::max(0L, last)));
+  st.help.top = static_cast<size_t>(std::clamp(top, 0L, last));
 }
 
 }  // namespace trainyard

@@ -41,8 +41,10 @@ bool job_known(AppContext& ctx, const std::string& account, const std::string& j
 
 }  // namespace
 
+// Over the pane it was opened from, so that Esc and q (its hint bar's `back`) return there.
 void open_all_accounts(AppContext& ctx, TuiState& st, View v) {
-  st.stack.assign(1, make_frame(v, st.top().account));
+  if (st.top().view == v) return;
+  st.stack.push_back(make_frame(v, st.top().account));
   focused_pane(st).entered(ctx, st);
 }
 

@@ -135,13 +135,20 @@ struct FormHooks {
 /// Everything the UI thread owns.
 struct TuiServices;
 
+/// The help overlay's scrolling: its first line, and what the last draw measured of it.
+struct HelpScroll {
+  size_t top = 0;       ///< the first line shown
+  size_t max_top = 0;   ///< the first line of the last full page
+  size_t per_page = 0;  ///< lines one screen shows
+};
+
 struct TuiState {
   TuiOptions options;
   Panes panes;  ///< one of each pane, with its own state
   std::vector<Frame> stack;
   NavHistory history;             ///< the stacks shown before (`[`) and after (`]`)
   std::vector<Binding> bindings;  ///< the keymap with config.json's `keys` applied
-  size_t help_top = 0;            ///< the help's first line shown (it scrolls)
+  HelpScroll help;                ///< where the help is scrolled to
   Mode mode = Mode::Normal;
   LineEdit input;
   std::optional<Form> form;

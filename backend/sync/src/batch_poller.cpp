@@ -338,7 +338,9 @@ struct BatchPoller::Worker {
     if (auto q = queue_completed(followed_jobs(f)); !q) error = q.error().message;
     const size_t share = std::max<size_t>(1, on_screen_share() / 2);
     for (size_t n = 0; n < share && !unread.empty() && tokens >= 4; ++n) {
-      auto [job, task] = unread.front();
+      // Copies, not structured bindings: the lambda below captures them (clang 14 refuses a
+      // captured binding).
+      const std::string job = unread.front().first, task = unread.front().second;
       unread.pop_front();
       unread_keys.erase(job + "/" + task);
       if (!task_completed({p.account_, job, task, "", "", "stdout.txt"})) continue;

@@ -28,12 +28,19 @@ struct HelpVm {
   std::size_t first = 0;              ///< lines scrolled past (headings and blanks count)
 };
 
-/// The lines the sections flow into (headings, bindings and the blanks between sections).
-std::size_t help_line_count(const HelpVm& vm);
+/// How the sections flow into an area.
+struct HelpLayout {
+  std::size_t lines = 0;     ///< headings, binding lines (wrapped) and the blanks between sections
+  std::size_t per_page = 0;  ///< lines one screen shows (its columns times their height)
+};
+
+/// The layout render_help() draws into `area`.
+HelpLayout help_layout(const HelpVm& vm, Rect area);
 
 /// Draws a box over `area` (one cell margin) with the sections from line `first` flowed top to
-/// bottom, then into further columns; what does not fit is cut and marked with `…`, and lines
-/// scrolled past are marked with `↑`.
+/// bottom, then into further columns. A description wider than its column (40 cells, or what one
+/// column leaves) wraps under itself; what does not fit the box is marked with `…`, and lines
+/// scrolled past with `↑`.
 void render_help(const HelpVm& vm, Canvas& canvas, Rect area);
 
 }  // namespace trainyard
