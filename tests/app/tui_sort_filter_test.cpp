@@ -149,6 +149,21 @@ TEST_F(TuiSortFilter, TasksRegexIsMatchedInMemoryInTheSortedOrder) {
   EXPECT_NE(screen().find("1/3"), std::string::npos);
 }
 
+// Issue recipe: `/seed 1$/` found nothing although a command ends in `--seed 1`. A regex is
+// matched against each cell whole, the command as run (here past what its column shows), with
+// ^ and $ anchored on that cell.
+TEST_F(TuiSortFilter, ARegexAnchorsOnEachCellsWholeText) {
+  open(kNormal, "tasks", "resnet-sweep");
+  filter("/--lr 0.0[13]0$/");
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0030", "lr-0010"}));
+  filter("/'base line'$/");  // the end of lr-0001's command, cut off at 80 columns
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0001"}));
+  filter("/^python3 train.py --lr 0.003$/");  // one cell from its start to its end
+  EXPECT_EQ(shown(tasks_), (Ids{"lr-0003"}));
+  filter("/lr-0010 run/");  // id and state are two cells: no match spans them
+  EXPECT_TRUE(shown(tasks_).empty());
+}
+
 TEST_F(TuiSortFilter, ABadRegexIsAStatusLineErrorAndMatchesNothing) {
   open(kNormal, "jobs");
   keys("/");

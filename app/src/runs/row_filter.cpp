@@ -65,7 +65,8 @@ Result<FilterTerm> regex_term(FilterTerm t, std::string pattern) {
     if (pattern[i] == '\\' && i + 1 < pattern.size() && pattern[i + 1] == '/') ++i;
     unescaped += pattern[i];
   }
-  auto re = UserRegex::compile(unescaped, true);
+  // Multi-line: a row's text is one line per cell, and ^ $ anchor on each (tui_pane.hpp).
+  auto re = UserRegex::compile("(?m)" + unescaped, true);
   if (!re)
     return make_error(ErrorKind::Usage,
                       std::string(kBadFilter) + "regex /" + pattern + "/: " + re.error().message);

@@ -2,8 +2,10 @@
 //   text        the row's text contains it (ASCII case ignored)
 //   field:v     the column `field` is v (`state:failed`); v may be `*`/`?` glob (`pool:gpu*`),
 //               or compare numbers (`exit:!=0`, `exit:>1`, `try:<=2`)
-//   /regex/     the row's text matches the regex (RE2 syntax, case ignored; matching is linear
-//               in the row, so a typed pattern cannot hang the reader)
+//   /regex/     one of the row's cells matches the regex (RE2 syntax, case ignored; matching is
+//               linear in the row, so a typed pattern cannot hang the reader). Each cell is
+//               matched as a text of its own, whole (the command as run, not as its column cuts
+//               it): `^` and `$` anchor on it, and no match spans two cells
 //   !term       the term does not hold
 #pragma once
 

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <map>
 
+#include "core/text.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -42,8 +44,7 @@ std::optional<int64_t> integer(const std::string& s) {
 // `state:running`, `state:!=completed`, `state:failed`: the rank, or Failed.
 std::optional<TaskCondition> state_condition(const FilterTerm& t) {
   if (t.op != FilterOp::Eq && t.op != FilterOp::Ne) return std::nullopt;
-  std::string v;
-  for (char c : t.value) v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string v = ascii_lowercase(t.value);
   bool negate = t.negate != (t.op == FilterOp::Ne);
   if (v == "failed") return TaskCondition{Field::Failed, Cmp::Eq, 0, "", negate};
   static const std::map<std::string, int64_t> ranks = {

@@ -177,8 +177,10 @@ template <typename Row>
 bool passes(const RowFilter& filter, const std::vector<const ColumnDef<Row>*>& columns,
             const Row& row, const TableRow& cells) {
   if (filter.terms.empty()) return true;
+  // One line per cell: a regex term's ^ and $ anchor on a cell's whole text (the command as
+  // it is, not as its column cuts it), and no match spans two cells.
   std::string text;
-  for (const auto& c : cells.cells) text += c.text + " ";
+  for (const auto& c : cells.cells) text += c.text + "\n";
   return row_matches(filter, text, [&](const std::string& field) {
     for (const auto* c : columns)
       if (c->id == field) return std::optional(filter_values(*c, row));

@@ -7,15 +7,10 @@
 
 #include "azure/accounts.hpp"
 #include "azure/http.hpp"
+#include "core/text.hpp"
 
 namespace trainyard::azure {
 namespace {
-
-std::string lowercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::vector<std::string> labels_of(const std::string& host) {
   std::vector<std::string> out;
@@ -29,7 +24,7 @@ std::vector<std::string> labels_of(const std::string& host) {
 // `acct.westeurope.batch.azure.com` (or a sovereign cloud's `….batch.chinacloudapi.cn`): the
 // label after the account's, when the one after that is `batch`.
 std::optional<std::string> region_of_host(std::string host) {
-  host = lowercase(host.substr(0, host.find(':')));
+  host = ascii_lowercase(host.substr(0, host.find(':')));
   auto labels = labels_of(host);
   if (labels.size() < 4 || labels[2] != "batch" || !is_region_name(labels[1])) return std::nullopt;
   return labels[1];

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 namespace trainyard::azure {
 
 namespace {
@@ -13,8 +15,7 @@ namespace {
 // An AuthenticationErrorDetail up to the sentence that quotes the string the service signed: that
 // string (headers, dates, paths over several lines) is noise in a one-line error.
 std::string without_string_to_sign(const std::string& detail) {
-  std::string lower = detail;
-  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string lower = ascii_lowercase(detail);
   auto at = lower.find("string to sign");
   if (at == std::string::npos) return detail;
   auto sentence = lower.rfind(". ", at);

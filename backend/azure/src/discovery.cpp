@@ -40,11 +40,8 @@ Timestamp wall_now() {
 // `https://host:port` of `url`, for the same-host check on nextLinks.
 std::string origin(std::string_view url) {
   auto sep = url.find("://");
-  std::string scheme(sep == std::string_view::npos ? "" : url.substr(0, sep));
-  std::transform(scheme.begin(), scheme.end(), scheme.begin(), ::tolower);
-  std::string host = url_host(url);
-  std::transform(host.begin(), host.end(), host.begin(), ::tolower);
-  return scheme + "://" + host;
+  std::string_view scheme = sep == std::string_view::npos ? "" : url.substr(0, sep);
+  return ascii_lowercase(scheme) + "://" + ascii_lowercase(url_host(url));
 }
 
 bool is_loopback(const std::string& host) {
@@ -185,8 +182,7 @@ Result<json> ArmReader::post(const std::string& url) {
 }
 
 std::string resource_group_of(const std::string& id) {
-  std::string lower = id;
-  std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+  const std::string lower = ascii_lowercase(id);
   const std::string marker = "/resourcegroups/";
   auto at = lower.find(marker);
   if (at == std::string::npos) return {};

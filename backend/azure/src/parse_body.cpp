@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "azure/parse.hpp"
+#include "core/text.hpp"
 #include "parse_values.hpp"
 
 namespace trainyard::azure {
@@ -95,8 +96,7 @@ JsonFields error_fields(const JsonFields& root) {
 // Unknown statuses read as servererror: not a success, and not known to be the caller's fault,
 // so the caller retries the task rather than dropping it.
 TaskAddStatus add_status(const std::string& text) {
-  std::string lower;
-  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = ascii_lowercase(text);
   if (lower == "success") return TaskAddStatus::Success;
   if (lower == "clienterror") return TaskAddStatus::ClientError;
   return TaskAddStatus::ServerError;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "azure/storage_accounts.hpp"
+#include "core/text.hpp"
 #include "parse_values.hpp"
 
 namespace trainyard::azure {
@@ -16,12 +17,6 @@ namespace {
 
 constexpr size_t kMaxUsableJobIdLength = 63 - 4;  // a container name is at most 63; "job-" is 4
 constexpr size_t kMaxJobIdInHashedName = 15;
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool usable_as_is(const std::string& id) {
   if (id.empty() || id.size() > kMaxUsableJobIdLength || id.front() == '-' || id.back() == '-')
@@ -80,7 +75,7 @@ std::optional<uint64_t> content_length(const nlohmann::json& v) {
 }  // namespace
 
 std::string job_output_container(std::string_view job_id) {
-  const std::string id = lowercase(job_id);
+  const std::string id = ascii_lowercase(job_id);
   return "job-" + (usable_as_is(id) ? id : hashed_name(id));
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <regex>
 
+#include "core/text.hpp"
 #include "metric_scan.hpp"
 
 namespace trainyard {
@@ -195,8 +196,7 @@ std::string main_metric(const std::vector<std::string>& names_in_order) {
 }
 
 bool metric_lower_is_better(std::string_view name) {
-  std::string n(name);
-  for (auto& ch : n) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string n = ascii_lowercase(name);
   return n.find("loss") != std::string::npos || n.find("err") != std::string::npos;
 }
 
