@@ -19,6 +19,7 @@
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "commands.hpp"
+#include "core/text.hpp"
 #include "emulator/emulator.hpp"
 #include "local/task_environment.hpp"
 #include "output.hpp"
@@ -37,12 +38,6 @@ struct EmulatorFlags {
   bool allow_remote = false;
 };
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  while (!s.empty() && s.front() == ' ') s.erase(0, 1);
-  return s;
-}
-
 // The key from --key-file, TRAINYARD_EMULATOR_KEY, --key (tests), or a new one.
 Result<std::string> account_key(const EmulatorFlags& f, bool& generated) {
   generated = false;
@@ -52,12 +47,13 @@ Result<std::string> account_key(const EmulatorFlags& f, bool& generated) {
       return make_error(ErrorKind::Usage, fmt::format("{}: cannot read the key file", f.key_file));
     std::stringstream buf;
     buf << in.rdbuf();
-    auto key = trim(buf.str());
+    auto key = std::string(trim_space(buf.str()));
     if (key.empty())
       return make_error(ErrorKind::Usage, fmt::format("{}:1: the key file is empty", f.key_file));
     return key;
   }
-  if (const char* env = std::getenv("TRAINYARD_EMULATOR_KEY"); env && *env) return trim(env);
+  if (const char* env = std::getenv("TRAINYARD_EMULATOR_KEY"); env && *env)
+    return std::string(trim_space(env));
   if (!f.key.empty()) return f.key;
   generated = true;
   return emu::generate_account_key();
@@ -71,7 +67,7 @@ Result<void> read_auto_storage(EmulatorFlags& f) {
   if (!in || !std::getline(in, line))
     return make_error(ErrorKind::Usage,
                       fmt::format("{}: cannot read the connection string", f.auto_storage_file));
-  f.options.auto_storage = trim(line);
+  f.options.auto_storage = trim_space(line);
   if (f.options.auto_storage.empty())
     return make_error(ErrorKind::Usage,
                       fmt::format("{}:1: the connection string is empty", f.auto_storage_file));

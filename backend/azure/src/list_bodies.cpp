@@ -8,33 +8,10 @@
 
 #include "azure/http.hpp"
 #include "azure/task_page.hpp"
+#include "signing.hpp"
 
 namespace trainyard::azure {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Percent-decodes a query component; '+' stays '+' (call() encodes it again as %2B).
-std::string url_decode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    int hi = 0, lo = 0;
-    if (s[i] == '%' && i + 2 < s.size() && (hi = hex_value(s[i + 1])) >= 0 &&
-        (lo = hex_value(s[i + 2])) >= 0) {
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
 
 // The path and query of a next-page link, which must be on `endpoint`.
 Result<std::pair<std::string, Query>> split_link(const std::string& endpoint,
@@ -49,10 +26,11 @@ Result<std::pair<std::string, Query>> split_link(const std::string& endpoint,
     const auto amp = query.find('&');
     const std::string_view part = query.substr(0, amp);
     const auto eq = part.find('=');
-    std::string key = url_decode(part.substr(0, eq));
+    std::string key = signing::percent_decode(part.substr(0, eq));
     if (!part.empty() && key != "api-version")
-      out.second.emplace_back(std::move(key),
-                              eq == std::string::npos ? "" : url_decode(part.substr(eq + 1)));
+      out.second.emplace_back(std::move(key), eq == std::string::npos
+                                                  ? ""
+                                                  : signing::percent_decode(part.substr(eq + 1)));
     query = amp == std::string::npos ? "" : query.substr(amp + 1);
   }
   return out;

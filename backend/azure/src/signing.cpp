@@ -80,13 +80,6 @@ std::string uppercase(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 // Strict RFC 4648 decoding: OpenSSL's EVP_DecodeBlock accepts stray whitespace and counts padding
 // as data, and a key typo should be reported, not turned into a wrong signature.
 std::optional<std::string> base64_decode(std::string_view in) {

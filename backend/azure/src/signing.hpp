@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "azure/http.hpp"
+#include "core/text.hpp"
 #include "core/time.hpp"
 
 namespace trainyard::azure::signing {
@@ -18,8 +19,10 @@ std::string percent_decode(std::string_view s);
 /// `s` with ASCII lowercase letters raised.
 std::string uppercase(std::string_view s);
 
-/// `s` without surrounding spaces, tabs, CR and LF.
-std::string_view trim(std::string_view s);
+/// `s` without surrounding spaces, tabs, CR and LF (core/text.hpp's trim_space).
+inline std::string_view trim(std::string_view s) {
+  return trim_space(s);
+}
 
 /// Strict RFC 4648 decoding; nullopt on any stray character or wrong padding.
 std::optional<std::string> base64_decode(std::string_view in);

@@ -27,6 +27,13 @@ inline std::string trim_trailing(std::string s, char c) {
   return s;
 }
 
+/// `s` without the spaces, tabs, CRs and LFs around it.
+constexpr std::string_view trim_space(std::string_view s) {
+  const size_t first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 /// `s` with its ASCII capitals lowered.
 inline std::string ascii_lowercase(std::string_view s) {
   std::string out(s);
