@@ -1,5 +1,6 @@
 #include "app/cli.hpp"
+#include "tui.hpp"
 
 int main(int argc, char** argv) {
-  return trainyard::run_cli(argc, argv);
+  return trainyard::run_cli(argc, argv, trainyard::open_tui);
 }

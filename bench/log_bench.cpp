@@ -19,12 +19,12 @@
 #include <fmt/format.h>
 
 #include "app/context.hpp"
-#include "app/terminal.hpp"
-#include "app/tui.hpp"
 #include "local/task_environment.hpp"
 #include "proc_stats.hpp"
 #include "seed.hpp"
 #include "sync/log_file.hpp"
+#include "terminal.hpp"
+#include "tui.hpp"
 
 namespace {
 

@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "app/context.hpp"
-#include "app/terminal.hpp"
-#include "app/tui.hpp"
 #include "proc_stats.hpp"
 #include "seed.hpp"
+#include "terminal.hpp"
+#include "tui.hpp"
 
 namespace {
 

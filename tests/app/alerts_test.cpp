@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "../../app/src/costs/alert_notifier.hpp"
-#include "../../app/src/costs/alert_settings.hpp"
-#include "../../app/src/costs/alert_watch.hpp"
+#include "alert_notifier.hpp"
+#include "alert_settings.hpp"
+#include "alert_watch.hpp"
 #include "app/settings.hpp"
 #include "local/task_environment.hpp"
 #include "store/store.hpp"

@@ -1,6 +1,6 @@
 // The runs the Compare pane shows, read from a store seeded by hand: parameters under the union
 // of names, final = the last point, best = the least (loss) or greatest (acc) value.
-#include "../../app/src/runs/compare_runs.hpp"
+#include "compare_runs.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,9 +11,9 @@
 
 #include <gtest/gtest.h>
 
-#include "../../app/src/accounts/node_connect.hpp"
-#include "../../app/src/runs/tensorboard.hpp"
+#include "node_connect.hpp"
 #include "store/store.hpp"
+#include "tensorboard.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::connect_test {

@@ -2,7 +2,7 @@
 // stretches its state history shows it running before.
 #include <gtest/gtest.h>
 
-#include "../../app/src/costs/cost_report.hpp"
+#include "cost_report.hpp"
 
 namespace trainyard::cost_report_test {
 namespace {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../app/src/tui/frame_stats.hpp"
+#include "frame_stats.hpp"
 
 namespace trainyard::frame_stats_test {
 namespace {

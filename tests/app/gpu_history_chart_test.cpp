@@ -1,4 +1,4 @@
-#include "../../app/src/costs/gpu_history_chart.hpp"
+#include "gpu_history_chart.hpp"
 
 #include <gtest/gtest.h>
 

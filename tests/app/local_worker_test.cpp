@@ -1,7 +1,7 @@
 // The TUI's local-engine thread, as the headless screens and --dump-frame wait on it.
 #include <gtest/gtest.h>
 
-#include "../../app/src/runs/local_worker.hpp"
+#include "local_worker.hpp"
 #include "tui_fixture.hpp"
 
 namespace trainyard::local_worker_test {

@@ -1,6 +1,6 @@
 // `:grep` patterns and files: plain text ignores ASCII case, /regex/ is as written, and lines
 // are matched as the log pane shows them (sanitized), with 0-based line numbers.
-#include "../../app/src/runs/log_grep.hpp"
+#include "log_grep.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Saving a log: a byte-for-byte copy renamed into place, never over an existing file unless
 // asked, and nothing left behind when it fails.
-#include "../../app/src/runs/log_save.hpp"
+#include "log_save.hpp"
 
 #include <gtest/gtest.h>
 

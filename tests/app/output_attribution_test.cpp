@@ -1,7 +1,7 @@
 // Which blobs an outputFiles entry uploaded, as Batch names them: the Outputs pane counted
 // `model*` to `j2/mnist-0` as 4 blobs (2, plus `../stdout.txt`'s blob below the same folder,
 // listed twice).
-#include "../../app/src/accounts/task_output_sources.hpp"
+#include "task_output_sources.hpp"
 
 #include <gtest/gtest.h>
 

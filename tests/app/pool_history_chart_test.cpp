@@ -1,4 +1,4 @@
-#include "../../app/src/costs/pool_history_chart.hpp"
+#include "pool_history_chart.hpp"
 
 #include <gtest/gtest.h>
 

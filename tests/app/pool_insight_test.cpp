@@ -1,4 +1,4 @@
-#include "../../app/src/costs/pool_insight.hpp"
+#include "pool_insight.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // and the cache of any age when the API cannot be reached.
 #include <gtest/gtest.h>
 
-#include "../../app/src/costs/price_lookup.hpp"
 #include "../azure/fake_prices_server.hpp"
+#include "price_lookup.hpp"
 
 namespace trainyard::price_lookup_test {
 namespace {

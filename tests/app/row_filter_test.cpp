@@ -1,4 +1,4 @@
-#include "../../app/src/runs/row_filter.hpp"
+#include "row_filter.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // worked out by hand, over
 // the fixture's resnet-sweep job: lr-0001 (done, exit 0, "baseline"), lr-0003 (failed, exit 1),
 // lr-0010 (running), lr-0030 (active); every command is "python3 train.py --lr 0.0NN…".
-#include "../../app/src/runs/task_filter_index.hpp"
+#include "task_filter_index.hpp"
 
 #include <gtest/gtest.h>
 

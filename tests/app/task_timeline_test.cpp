@@ -1,4 +1,4 @@
-#include "../../app/src/runs/task_timeline.hpp"
+#include "task_timeline.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // on quitting while idle dedicated nodes bill. Every figure is worked out by hand below.
 #include <gtest/gtest.h>
 
-#include "../../app/src/costs/account_costs.hpp"
+#include "account_costs.hpp"
 #include "store/price_cache.hpp"
 #include "tui_screen.hpp"
 

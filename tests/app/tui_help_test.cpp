@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "../../app/src/tui/key_config.hpp"
+#include "key_config.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_help_test {

@@ -1,12 +1,12 @@
 // The read marks a log view dates its lines by, read after the last one the view holds and
 // taken on the UI thread: newer marks are appended, marks cleared for a new attempt replace the
 // old ones, and a read that no longer follows what the view holds changes nothing.
-#include "../../app/src/tui/panes/tui_log_marks.hpp"
+#include "tui_log_marks.hpp"
 
 #include <gtest/gtest.h>
 
-#include "../../app/src/tui/tui_state.hpp"
 #include "tui_fixture.hpp"
+#include "tui_state.hpp"
 
 namespace trainyard::tui_log_marks_test {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <cstdlib>
 
-#include "../../app/src/tui/key_config.hpp"
-#include "../../app/src/tui/tui_history.hpp"
+#include "key_config.hpp"
+#include "tui_history.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_nav_test {

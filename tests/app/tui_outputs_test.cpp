@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../app/src/accounts/storage_lookup.hpp"
 #include "../azure/azurite_process.hpp"
 #include "azure/blob_auth.hpp"
+#include "storage_lookup.hpp"
 #include "tui_batch_fixture.hpp"
 
 namespace trainyard::tui_outputs_test {

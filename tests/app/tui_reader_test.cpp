@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-#include "../../app/src/tui/tui_reader.hpp"
+#include "tui_reader.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_reader_test {

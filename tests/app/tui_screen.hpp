@@ -8,8 +8,8 @@
 #include <string>
 
 #include "../widgets/snapshot.hpp"
-#include "app/terminal.hpp"
-#include "app/tui.hpp"
+#include "terminal.hpp"
+#include "tui.hpp"
 #include "tui_fixture.hpp"
 
 namespace trainyard::apptest {

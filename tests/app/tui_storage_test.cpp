@@ -8,8 +8,8 @@
 #include <sstream>
 #include <thread>
 
-#include "../../app/src/accounts/storage_lookup.hpp"
 #include "../azure/azurite_process.hpp"
+#include "storage_lookup.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_storage_test {

@@ -2,9 +2,9 @@
 // choice, the JSON view's text (pretty-printed, SAS signatures redacted).
 #include <gtest/gtest.h>
 
-#include "../../app/src/actions/bulk_action.hpp"
-#include "../../app/src/tui/panes/tui_pane_json.hpp"
-#include "../../app/src/tui/tui_columns.hpp"
+#include "bulk_action.hpp"
+#include "tui_columns.hpp"
+#include "tui_pane_json.hpp"
 
 namespace trainyard::tui_table_tools_test {
 namespace {

@@ -2,8 +2,8 @@
 // shows, on its own account.
 #include <gtest/gtest.h>
 
-#include "../../app/src/tui/tui_state.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_state.hpp"
 
 namespace trainyard::tui_written_scopes_test {
 namespace {

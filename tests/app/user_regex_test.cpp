@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "../../app/src/runs/log_grep.hpp"
-#include "../../app/src/runs/row_filter.hpp"
-#include "../../app/src/runs/user_regex.hpp"
+#include "log_grep.hpp"
+#include "row_filter.hpp"
+#include "user_regex.hpp"
 
 namespace trainyard::user_regex_test {
 namespace {

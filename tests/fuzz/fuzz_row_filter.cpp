@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "../../app/src/runs/row_filter.hpp"
+#include "row_filter.hpp"
 
 using namespace trainyard;
 

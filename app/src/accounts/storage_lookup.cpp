@@ -1,5 +1,7 @@
 #include "storage_lookup.hpp"
 
+#include <malloc.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -103,6 +105,17 @@ Result<std::filesystem::path> safe_relative_path(const std::string& name,
     return make_error(ErrorKind::Parse,
                       fmt::format("'{}' cannot be a file below the destination", name));
   return rel;
+}
+
+std::string listing_time(const std::optional<Timestamp>& t) {
+  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
+}
+
+void release_transfer_buffers_when_freed() {
+  // Blocks of several MiB are allocated and freed by each worker thread. glibc would otherwise
+  // raise its mmap threshold past their size after the first free and keep them in per-thread
+  // arenas: the process would hold several times the memory the transfer needs.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
 }
 
 }  // namespace trainyard

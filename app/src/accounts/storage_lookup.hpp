@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/settings.hpp"
@@ -49,5 +50,11 @@ Result<BlobPath> parse_blob_path(const std::string& text);
 /// refused (Parse) when it would leave the folder (`../x`, an absolute name) or names a folder.
 Result<std::filesystem::path> safe_relative_path(const std::string& name,
                                                  const std::string& prefix);
+
+/// Makes freed transfer blocks go back to the system at once (see the .cpp); call before any.
+void release_transfer_buffers_when_freed();
+
+/// `2026-11-27T06:00:01Z` (UTC, to the second), or empty: the times listings show.
+std::string listing_time(const std::optional<Timestamp>& t);
 
 }  // namespace trainyard

@@ -13,7 +13,8 @@
 #include "azure/blob_auth.hpp"
 #include "azure/blob_transfer.hpp"
 #include "azure/task_outputs.hpp"
-#include "cmd_storage.hpp"
+#include "core/byte_size.hpp"
+#include "storage_lookup.hpp"
 
 namespace trainyard {
 

@@ -10,10 +10,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "actions/batch_action.hpp"
 #include "app/context.hpp"
 #include "azure/accounts.hpp"
 #include "azure/batch_client.hpp"
+#include "batch_action.hpp"
 #include "commands.hpp"
 
 namespace trainyard {

@@ -10,11 +10,11 @@
 
 namespace trainyard {
 
-int run_cli(int argc, char** argv) {
+int run_cli(int argc, char** argv, TuiOpener open_tui) {
   CLI::App app{"trainyard: run and watch deep-learning training, locally and on Azure Batch"};
   app.set_version_flag("--version", std::string("trainyard ") + TRAINYARD_VERSION);
   CliState st;
-  TuiFlags tui;
+  TuiRequest tui;
   add_tui_flags(app, tui);
   app.add_option("--data-dir", st.data_dir,
                  "Data directory (default $TRAINYARD_DATA_DIR or $XDG_DATA_HOME/trainyard)");
@@ -66,7 +66,11 @@ int run_cli(int argc, char** argv) {
   // An exception a command lets escape (a library that throws, a bug) is one line and exit 1,
   // never an abort; unwinding to here restores the terminal of a TUI.
   try {
-    if (!st.action) return run_tui(st, tui);
+    if (!st.action) {
+      tui.data_dir = st.data_dir;
+      tui.readonly = st.readonly;
+      return open_tui(tui);
+    }
     return st.action();
   } catch (const std::exception& e) {
     return report(make_error(ErrorKind::Internal, e.what()));

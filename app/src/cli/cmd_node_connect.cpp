@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "action_util.hpp"
-#include "actions/connect_action.hpp"
 #include "cmd_node_connect.hpp"
+#include "connect_action.hpp"
 #include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
 #include "node_connect.hpp"

@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "action_util.hpp"
-#include "actions/local_action.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "cmd_wait_stop_batch.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
+#include "local_action.hpp"
 #include "output.hpp"
 #include "run_ranking.hpp"
 

@@ -1,8 +1,6 @@
 // `trainyard storage ls|cat|get|put`: containers and blobs of a storage account.
 #include "cmd_storage.hpp"
 
-#include <malloc.h>
-
 #include <thread>
 
 #include <fmt/format.h>
@@ -77,17 +75,6 @@ int list_containers(azure::BlobClient& c, bool as_json) {
 }
 
 }  // namespace
-
-std::string listing_time(const std::optional<Timestamp>& t) {
-  return t ? format_iso8601(*t).substr(0, 19) + "Z" : "";
-}
-
-void release_transfer_buffers_when_freed() {
-  // Blocks of several MiB are allocated and freed by each worker thread. glibc would otherwise
-  // raise its mmap threshold past their size after the first free and keep them in per-thread
-  // arenas: the process would hold several times the memory the transfer needs.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
-}
 
 Result<std::unique_ptr<StorageSession>> open_storage(const StorageFlags& f) {
   release_transfer_buffers_when_freed();

@@ -28,12 +28,6 @@ struct StorageSession {
 };
 Result<std::unique_ptr<StorageSession>> open_storage(const StorageFlags& f);
 
-/// Makes freed transfer blocks go back to the system at once (see the .cpp); call before any.
-void release_transfer_buffers_when_freed();
-
-/// `2026-11-27T06:00:01Z` (UTC, to the second), or empty: the times listings show.
-std::string listing_time(const std::optional<Timestamp>& t);
-
 int storage_ls(const StorageFlags& f);
 int storage_cat(const StorageFlags& f);
 int storage_get(const StorageFlags& f);

@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include "action_util.hpp"
-#include "actions/local_action.hpp"
 #include "app/cli.hpp"
 #include "commands.hpp"
 #include "local/engine.hpp"
 #include "local/task_environment.hpp"
+#include "local_action.hpp"
 
 namespace trainyard {
 namespace {

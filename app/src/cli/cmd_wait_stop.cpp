@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "actions/local_action.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "cmd_wait_stop_batch.hpp"
 #include "commands.hpp"
 #include "local/task_environment.hpp"
+#include "local_action.hpp"
 #include "output.hpp"
 
 namespace trainyard {

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/cli.hpp"
+
 namespace trainyard {
 
 /// Options shared by every subcommand and the chosen action.
@@ -20,12 +22,8 @@ struct CliState {
 template <class Flags>
 using FlagsRunner = int (*)(const CliState&, const Flags&);
 
-/// Flags of the TUI itself (no subcommand).
-struct TuiFlags {
-  std::string dump_frame, keys, theme, open = "jobs", account = "local", job;
-};
-void add_tui_flags(CLI::App& app, TuiFlags& flags);
-int run_tui(const CliState& st, const TuiFlags& flags);
+/// The flags of the TUI itself (no subcommand), read into `request`.
+void add_tui_flags(CLI::App& app, TuiRequest& request);
 
 void register_run(CLI::App& app, CliState& st);
 void register_ls(CLI::App& app, CliState& st);

@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child_wait.hpp"
+#include "local/child_wait.hpp"
 
 namespace trainyard {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "child_wait.hpp"
+#include "local/child_wait.hpp"
 
 namespace trainyard {
 namespace {

@@ -1,5 +1,10 @@
-#include "app/keymap.hpp"
+#include "keymap.hpp"
 
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "key_config.hpp"
 #include "tui_commands.hpp"
 
 namespace trainyard {
@@ -189,6 +194,34 @@ std::optional<Action> lookup_action(const std::vector<Binding>& bindings,
     }
   }
   return std::nullopt;
+}
+
+std::vector<Binding> bindings_with(const std::vector<Binding>& defaults,
+                                   const std::map<std::string, std::string>& keys) {
+  std::vector<Binding> out;
+  std::set<std::pair<Context, Action>> moved;
+  for (const auto& b : defaults) {
+    auto it = keys.find(action_id(b.action));
+    if (it == keys.end()) {
+      out.push_back(b);
+      continue;
+    }
+    // An action with several keys (j and Down) keeps one: the user's.
+    if (!moved.insert({b.context, b.action}).second) continue;
+    Binding rebound = b;
+    rebound.chord = canonical_key(it->second);
+    out.push_back(rebound);
+  }
+  // The user's key wins over another binding of it in the same context.
+  std::vector<Binding> kept;
+  for (const auto& b : out) {
+    bool rebound = keys.count(action_id(b.action)) > 0;
+    bool shadowed = !rebound && std::any_of(out.begin(), out.end(), [&](const Binding& o) {
+      return o.context == b.context && o.chord == b.chord && keys.count(action_id(o.action));
+    });
+    if (!shadowed) kept.push_back(b);
+  }
+  return kept;
 }
 
 }  // namespace trainyard

@@ -1,5 +1,5 @@
 // The only file that includes curses (architecture.md).
-#include "app/ncurses_terminal.hpp"
+#include "ncurses_terminal.hpp"
 
 #define NCURSES_WIDECHAR 1
 #include <curses.h>

@@ -1,5 +1,5 @@
 // The TUI loop: poll input and timers, dispatch keys, redraw when something changed.
-#include "app/tui.hpp"
+#include "tui.hpp"
 
 #include <poll.h>
 

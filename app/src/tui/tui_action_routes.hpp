@@ -1,7 +1,7 @@
 // Internal: a key's pane action routed by the binding it matched (tui_action_routes.cpp).
 #pragma once
 
-#include "app/keymap.hpp"
+#include "keymap.hpp"
 
 namespace trainyard {
 

@@ -1,7 +1,7 @@
 // What the keymap's actions do in the normal mode.
 #include <fmt/format.h>
 
-#include "actions/local_action.hpp"
+#include "local_action.hpp"
 #include "tui_action_routes.hpp"
 #include "tui_compare.hpp"
 #include "tui_costs.hpp"

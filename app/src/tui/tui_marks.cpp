@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "actions/bulk_action.hpp"
+#include "bulk_action.hpp"
 #include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
 #include "tui_batch.hpp"

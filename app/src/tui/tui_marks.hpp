@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/context.hpp"
-#include "app/keymap.hpp"
+#include "keymap.hpp"
 #include "widgets/bars.hpp"
 #include "widgets/table.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/context.hpp"
-#include "app/keymap.hpp"
+#include "keymap.hpp"
 #include "tui_pane.hpp"
 
 namespace trainyard {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "app/context.hpp"
-#include "app/keymap.hpp"
-#include "app/tui.hpp"
+#include "keymap.hpp"
 #include "row_filter.hpp"
 #include "sync/batch_poller.hpp"
+#include "tui.hpp"
 #include "widgets/canvas.hpp"
 #include "widgets/table.hpp"
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "alert_notifier.hpp"
-#include "app/terminal.hpp"
 #include "core/result.hpp"
 #include "tensorboard.hpp"
+#include "terminal.hpp"
 
 namespace trainyard {
 

@@ -13,11 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/context.hpp"
-#include "app/keymap.hpp"
-#include "app/tui.hpp"
 #include "compare_runs.hpp"
 #include "core/event_queue.hpp"
 #include "cost_watcher.hpp"
+#include "keymap.hpp"
 #include "local/engine.hpp"
 #include "local/gpu_monitor.hpp"
 #include "local_worker.hpp"
@@ -26,6 +25,7 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "tui.hpp"
 #include "tui_columns.hpp"
 #include "tui_history.hpp"
 #include "tui_log_marks.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "app/context.hpp"
-#include "app/keymap.hpp"
+#include "keymap.hpp"
 
 namespace trainyard {
 

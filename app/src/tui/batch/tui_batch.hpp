@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "actions/batch_action.hpp"
 #include "azure/batch_client.hpp"
+#include "batch_action.hpp"
 #include "spec/spec_model.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/entity_refresh.hpp"

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "actions/connect_action.hpp"
+#include "connect_action.hpp"
 #include "core/sanitizer.hpp"
 #include "node_connect.hpp"
 #include "tui_batch.hpp"

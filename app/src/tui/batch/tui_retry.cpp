@@ -1,6 +1,6 @@
 // `a` on a local run: a finished run is queued again as its next attempt.
-#include "actions/local_action.hpp"
 #include "local/task_environment.hpp"
+#include "local_action.hpp"
 #include "tui_batch.hpp"
 #include "tui_state.hpp"
 

@@ -7,8 +7,9 @@
 #include <fmt/format.h>
 
 #include "azure/blob_transfer.hpp"
-#include "cmd_storage.hpp"
+#include "core/byte_size.hpp"
 #include "core/sanitizer.hpp"
+#include "storage_lookup.hpp"
 #include "storage_plans.hpp"
 #include "tui_batch.hpp"
 #include "tui_storage.hpp"

@@ -1,7 +1,7 @@
 // `:submit` on a Batch account: the steps of `submit --account A` on the account's worker (the
 // UI thread never waits on the network), then the job and its tasks cached, so the Jobs pane
 // counts them at once.
-#include "cmd_submit_batch.hpp"
+#include "batch_submit.hpp"
 #include "sync/incremental_sync.hpp"
 #include "tui_batch.hpp"
 

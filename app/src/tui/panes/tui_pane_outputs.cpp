@@ -6,9 +6,10 @@
 
 #include "account_lookup.hpp"
 #include "azure/task_outputs.hpp"
-#include "cmd_storage.hpp"
+#include "core/byte_size.hpp"
 #include "core/sanitizer.hpp"
 #include "core/text.hpp"
+#include "storage_lookup.hpp"
 #include "sync/incremental_sync.hpp"
 #include "task_output_sources.hpp"
 #include "tui_batch.hpp"

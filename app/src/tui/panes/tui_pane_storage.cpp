@@ -6,8 +6,9 @@
 
 #include <map>
 
-#include "cmd_storage.hpp"
+#include "core/byte_size.hpp"
 #include "core/sanitizer.hpp"
+#include "storage_lookup.hpp"
 #include "tui_storage.hpp"
 
 namespace trainyard {

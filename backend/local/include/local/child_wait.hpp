@@ -1,5 +1,5 @@
-// Internal: waiting a bounded time for a child process the app started (an alert command,
-// TensorBoard) to end.
+// Waiting a bounded time for a child process (an alert command, TensorBoard, an editor) to end,
+// and the argv that exec takes.
 #pragma once
 
 #include <sys/types.h>

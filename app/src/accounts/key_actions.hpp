@@ -1,11 +1,8 @@
-// Keybindings as data: the dispatcher, the help overlay and the hint bar all read this table.
+// The actions a key can be bound to, where a binding applies, and a binding: the data that
+// config.json's `keys` names and the TUI's key table holds.
 #pragma once
 
-#include <optional>
 #include <string>
-#include <vector>
-
-#include "widgets/key.hpp"
 
 namespace trainyard {
 
@@ -110,15 +107,5 @@ struct Binding {
   Context context;
   bool hint = false;  ///< shown in the hint bar
 };
-
-/// The default bindings.
-const std::vector<Binding>& default_bindings();
-
-/// Printable name of a context (help headings).
-const char* context_name(Context c);
-
-/// The action bound to `key` in the first of `contexts` that binds it.
-std::optional<Action> lookup_action(const std::vector<Binding>& bindings,
-                                    const std::vector<Context>& contexts, const KeyEvent& key);
 
 }  // namespace trainyard

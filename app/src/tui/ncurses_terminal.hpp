@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "app/terminal.hpp"
+#include "terminal.hpp"
 #include "themes/theme.hpp"
 
 namespace trainyard {

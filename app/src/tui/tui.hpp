@@ -5,8 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "app/cli.hpp"
 #include "app/context.hpp"
-#include "app/terminal.hpp"
+#include "terminal.hpp"
 
 namespace trainyard {
 
@@ -71,5 +72,10 @@ class Tui {
 /// `--dump-frame WxH --keys "…"`: renders headless, feeds the keys, prints the final frame.
 int dump_frame(AppContext& ctx, const std::string& size, const std::string& keys,
                TuiOptions options);
+
+/// `trainyard` with no subcommand: checks the theme and the account, then opens the TUI on this
+/// terminal (or renders one frame headless with `--dump-frame`) and returns the exit code. A
+/// stop signal that ended it is passed on once the terminal is restored.
+int open_tui(const TuiRequest& request);
 
 }  // namespace trainyard

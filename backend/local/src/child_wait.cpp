@@ -1,4 +1,4 @@
-#include "child_wait.hpp"
+#include "local/child_wait.hpp"
 
 #include <poll.h>
 #include <sys/wait.h>

@@ -1,10 +1,11 @@
 #include "key_config.hpp"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "widgets/key.hpp"
 
 namespace trainyard {
 namespace {
@@ -85,13 +86,12 @@ const std::vector<std::pair<Action, const char*>>& action_ids() {
   return ids;
 }
 
-// The canonical name of a key (`PageDown` → `NPage`), as bindings spell it.
+}  // namespace
+
 std::string canonical_key(const std::string& name) {
   auto k = parse_key_name(name);
   return k ? key_name(*k) : name;
 }
-
-}  // namespace
 
 std::string action_id(Action a) {
   for (const auto& [action, id] : action_ids())
@@ -120,34 +120,6 @@ Result<void> check_key_overrides(const std::map<std::string, std::string>& keys,
                                     source, name, key));
   }
   return ok_result();
-}
-
-std::vector<Binding> bindings_with(const std::vector<Binding>& defaults,
-                                   const std::map<std::string, std::string>& keys) {
-  std::vector<Binding> out;
-  std::set<std::pair<Context, Action>> moved;
-  for (const auto& b : defaults) {
-    auto it = keys.find(action_id(b.action));
-    if (it == keys.end()) {
-      out.push_back(b);
-      continue;
-    }
-    // An action with several keys (j and Down) keeps one: the user's.
-    if (!moved.insert({b.context, b.action}).second) continue;
-    Binding rebound = b;
-    rebound.chord = canonical_key(it->second);
-    out.push_back(rebound);
-  }
-  // The user's key wins over another binding of it in the same context.
-  std::vector<Binding> kept;
-  for (const auto& b : out) {
-    bool rebound = keys.count(action_id(b.action)) > 0;
-    bool shadowed = !rebound && std::any_of(out.begin(), out.end(), [&](const Binding& o) {
-      return o.context == b.context && o.chord == b.chord && keys.count(action_id(o.action));
-    });
-    if (!shadowed) kept.push_back(b);
-  }
-  return kept;
 }
 
 }  // namespace trainyard
