@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/child_process.hpp"
 #include "node_connect.hpp"
 #include "store/store.hpp"
 #include "tensorboard.hpp"

@@ -157,5 +157,16 @@ TEST(Accounts, SecretsComeFromEnvOrCommandAndNeverAppearInErrors) {
   EXPECT_EQ(failed.error().message.find("c2VjcmV0"), std::string::npos);
 }
 
+TEST(Accounts, AFailedKeyCommandQuotesItsStderrAndNeverItsStdout) {
+  AccountConfig a;
+  a.name = "acct";
+  a.endpoint = "https://acct.x.batch.azure.com";
+  a.auth.key_command = "echo c2VjcmV0LWtleQ==; echo 'vault: permission denied' >&2; exit 2";
+  auto failed = make_credential(a, {}, nullptr);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.error().message,
+            "account acct: keyCommand failed (exit status 2): vault: permission denied");
+}
+
 }  // namespace
 }  // namespace trainyard::azure::accounts_test

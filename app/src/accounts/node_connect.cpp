@@ -1,9 +1,6 @@
 #include "node_connect.hpp"
 
-#include <fcntl.h>
 #include <pwd.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -14,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "local/child_wait.hpp"
+#include "core/child_process.hpp"
 
 namespace trainyard {
 namespace {
@@ -23,12 +20,6 @@ bool looks_like_public_key(const std::string& line) {
   for (const char* prefix : {"ssh-", "ecdsa-", "sk-"})
     if (line.rfind(prefix, 0) == 0) return line.find(' ') != std::string::npos;
   return false;
-}
-
-int exit_status(int status) {
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return 1;
 }
 
 }  // namespace
@@ -97,43 +88,6 @@ Result<int> tunnel_port(const std::string& text) {
   if (port < 1 || port > 65535)
     return make_error(ErrorKind::Usage, "--tunnel: a port from 1 to 65535, not '" + text + "'");
   return port;
-}
-
-Result<int> run_foreground(const std::vector<std::string>& argv,
-                           const std::vector<std::string>& env) {
-  auto words = argv;
-  auto vars = env;
-  auto args = exec_argv(words);
-  auto envp = exec_argv(vars);
-  int failed[2];  // the child writes errno here when exec fails; closes it unwritten otherwise
-  if (::pipe2(failed, O_CLOEXEC) != 0)
-    return make_error(ErrorKind::Io, "cannot start " + argv[0] + ": pipe failed");
-  pid_t pid = fork();
-  if (pid < 0) return make_error(ErrorKind::Io, "cannot start " + argv[0] + ": fork failed");
-  if (pid == 0) {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    execvpe(args[0], args.data(), envp.data());
-    int e = errno;
-    (void)!::write(failed[1], &e, sizeof e);
-    _exit(127);
-  }
-  ::close(failed[1]);
-  // Ctrl-C belongs to the child (ssh) while it runs, not to this process.
-  auto old_int = signal(SIGINT, SIG_IGN);
-  int exec_errno = 0;
-  bool exec_failed = ::read(failed[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
-  ::close(failed[0]);
-  int status = 0;
-  pid_t got;
-  while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
-  }
-  signal(SIGINT, old_int);
-  if (exec_failed)
-    return make_error(ErrorKind::Io,
-                      fmt::format("cannot run {}: {}", argv[0], std::strerror(exec_errno)));
-  if (got < 0) return make_error(ErrorKind::Io, "lost " + argv[0] + ": waitpid failed");
-  return exit_status(status);
 }
 
 }  // namespace trainyard

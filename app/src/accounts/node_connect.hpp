@@ -39,11 +39,6 @@ std::vector<std::string> ssh_command(const std::string& program, const azure::Re
 /// A local port to forward: 1 to 65535; else a Usage error naming `--tunnel`.
 Result<int> tunnel_port(const std::string& text);
 
-/// Runs `argv` (argv[0] looked up on PATH) in the foreground with `env` as its environment and
-/// waits; its exit status (128 + the signal when killed), or an error when it cannot start.
-Result<int> run_foreground(const std::vector<std::string>& argv,
-                           const std::vector<std::string>& env);
-
 /// $HOME, or "." when it is unset or empty.
 std::string home_dir();
 

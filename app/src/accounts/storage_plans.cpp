@@ -82,4 +82,48 @@ Result<std::vector<Upload>> plan_uploads(const std::vector<std::string>& sources
   return out;
 }
 
+namespace {
+
+// Runs `transfer(i)` for each of `count` items, telling `watch`; stops at the first failure,
+// naming `name(i)`.
+template <class Transfer, class Name>
+Result<TransferTotals> run_each(size_t count, const TransferWatch& watch, Transfer transfer,
+                                Name name) {
+  TransferTotals totals;
+  for (size_t i = 0; i < count; ++i) {
+    if (watch.starting) watch.starting(i, name(i));
+    Result<azure::TransferResult> r = transfer(i);
+    if (watch.ended) watch.ended(i, r);
+    if (!r) return Error{r.error().kind, name(i) + ": " + r.error().message};
+    totals.bytes += r->bytes;
+    totals.files += 1;
+    totals.verified += r->verified ? 1 : 0;
+  }
+  return totals;
+}
+
+}  // namespace
+
+Result<TransferTotals> run_downloads(azure::BlobClient& c, const std::vector<Download>& plan,
+                                     azure::TransferOptions options, const TransferWatch& watch) {
+  options.progress = watch.progress;
+  auto transfer = [&](size_t i) -> Result<azure::TransferResult> {
+    const auto& d = plan[i];
+    std::error_code ec;
+    if (d.to.has_parent_path()) std::filesystem::create_directories(d.to.parent_path(), ec);
+    return azure::download_blob(c, d.from.container, d.from.path, d.to.string(), options);
+  };
+  return run_each(plan.size(), watch, transfer, [&](size_t i) { return plan[i].from.path; });
+}
+
+Result<TransferTotals> run_uploads(azure::BlobClient& c, const std::vector<Upload>& plan,
+                                   const std::string& container, azure::TransferOptions options,
+                                   const TransferWatch& watch) {
+  options.progress = watch.progress;
+  auto transfer = [&](size_t i) {
+    return azure::upload_file(c, plan[i].from.string(), container, plan[i].blob, options);
+  };
+  return run_each(plan.size(), watch, transfer, [&](size_t i) { return plan[i].from.string(); });
+}
+
 }  // namespace trainyard

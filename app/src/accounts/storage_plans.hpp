@@ -1,12 +1,16 @@
-// Internal: which blobs a download reads and where each lands, and which files an upload sends
-// and the blob each becomes; shared by `trainyard storage get/put` and the TUI's Storage pane.
+// Internal: which blobs a download reads and where each lands, which files an upload sends and
+// the blob each becomes, and the transfers of such a plan; shared by `trainyard storage get/put`
+// and the TUI's Storage pane.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "azure/blob_client.hpp"
+#include "azure/blob_transfer.hpp"
 #include "core/result.hpp"
 #include "storage_lookup.hpp"
 
@@ -35,5 +39,31 @@ struct Upload {
 /// `prefix`; a source that is neither is a Usage error.
 Result<std::vector<Upload>> plan_uploads(const std::vector<std::string>& sources,
                                          const std::string& prefix);
+
+/// Watches the transfers of a plan: each file as it starts, its bytes as they go (from the
+/// calling thread, after each block), and each as it ends, well or not. Any may be empty.
+struct TransferWatch {
+  std::function<void(size_t index, const std::string& name)> starting;
+  std::function<void(uint64_t done, uint64_t total)> progress;
+  std::function<void(size_t index, const Result<azure::TransferResult>& result)> ended;
+};
+
+/// What the transfers of a plan moved.
+struct TransferTotals {
+  uint64_t bytes = 0;
+  size_t files = 0;
+  size_t verified = 0;  ///< downloads whose MD5 matched the blob's
+};
+
+/// Downloads each of `plan` in turn (each in `options.parallel` blocks, checked with MD5),
+/// making the folders it needs; stops at the first failure, whose error names the blob.
+Result<TransferTotals> run_downloads(azure::BlobClient& c, const std::vector<Download>& plan,
+                                     azure::TransferOptions options, const TransferWatch& watch);
+
+/// Uploads each of `plan` in turn into `container` (which must exist); stops at the first
+/// failure, whose error names the file.
+Result<TransferTotals> run_uploads(azure::BlobClient& c, const std::vector<Upload>& plan,
+                                   const std::string& container, azure::TransferOptions options,
+                                   const TransferWatch& watch);
 
 }  // namespace trainyard

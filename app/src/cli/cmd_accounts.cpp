@@ -19,6 +19,7 @@
 #include "azure/batch_client.hpp"
 #include "cmd_discover.hpp"
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "local/task_environment.hpp"
 #include "output.hpp"
 

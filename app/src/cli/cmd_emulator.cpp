@@ -19,6 +19,7 @@
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/text.hpp"
 #include "emulator/emulator.hpp"
 #include "local/task_environment.hpp"
@@ -113,25 +114,13 @@ std::string export_lines(const emu::Emulator& emu, const emu::EmulatorOptions& o
   return out;
 }
 
-// Writes `text` to `path` readable by the owner only from its first byte: a new file of mode
-// 0600 (O_EXCL, whatever the umask) renamed over `path`, so a reader sees the old file or all of
-// the new one.
+// Writes `text` to `path` readable by the owner only from its first byte (it holds the key), so
+// a reader sees the old file or all of the new one.
 Result<void> write_private_file(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".XXXXXX";
-  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  auto failure = [&path] {
-    return make_error(ErrorKind::Io, fmt::format("{}: cannot write the environment file: {}", path,
-                                                 std::strerror(errno)));
-  };
-  if (fd < 0) return failure();
-  bool ok = ::fchmod(fd, S_IRUSR | S_IWUSR) == 0 &&
-            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-            ::fsync(fd) == 0;
-  ok = ::close(fd) == 0 && ok && ::rename(tmp.c_str(), path.c_str()) == 0;
-  if (ok) return {};
-  auto error = failure();
-  ::unlink(tmp.c_str());
-  return error;
+  auto written = write_file_atomic(path, text, 0600);
+  if (written) return written;
+  return make_error(ErrorKind::Io,
+                    fmt::format("cannot write the environment file: {}", written.error().message));
 }
 
 int wait_for_signal() {

@@ -11,6 +11,7 @@
 #include "action_util.hpp"
 #include "cmd_node_connect.hpp"
 #include "connect_action.hpp"
+#include "core/child_process.hpp"
 #include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
 #include "node_connect.hpp"

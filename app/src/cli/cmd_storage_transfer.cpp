@@ -1,5 +1,7 @@
 // `trainyard storage get` and `storage put`: files to and from blobs, with a progress bar.
 #include <filesystem>
+#include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -25,6 +27,19 @@ void say_got(const Download& d, const azure::TransferResult& r) {
              human_size(r.bytes), how);
 }
 
+// A progress bar per file, on stderr while it goes.
+TransferWatch progress_bars() {
+  auto bar = std::make_shared<std::optional<ProgressLine>>();
+  TransferWatch w;
+  w.starting = [bar](size_t, const std::string& name) { bar->emplace(name); };
+  w.progress = [bar](uint64_t done, uint64_t total) { (*bar)->update(done, total); };
+  w.ended = [bar](size_t, const Result<azure::TransferResult>&) {
+    (*bar)->done();
+    bar->reset();
+  };
+  return w;
+}
+
 }  // namespace
 
 int storage_get(const StorageFlags& f) {
@@ -34,18 +49,15 @@ int storage_get(const StorageFlags& f) {
   std::vector<std::string> sources(f.paths.begin(), f.paths.end() - 1);
   auto plan = plan_downloads(client, sources, fs::path(f.paths.back()));
   if (!plan) return report_failure("storage get", plan.error());
-  for (const auto& d : *plan) {
-    std::error_code ec;
-    if (d.to.has_parent_path()) fs::create_directories(d.to.parent_path(), ec);
-    ProgressLine bar(d.from.path);
-    azure::TransferOptions options;
-    options.parallel = f.parallel;
-    options.progress = [&](uint64_t done, uint64_t total) { bar.update(done, total); };
-    auto r = azure::download_blob(client, d.from.container, d.from.path, d.to.string(), options);
-    bar.done();
-    if (!r) return report_failure("storage get", r.error());
-    say_got(d, *r);
-  }
+  TransferWatch watch = progress_bars();
+  watch.ended = [&, bars = watch.ended](size_t i, const Result<azure::TransferResult>& r) {
+    bars(i, r);
+    if (r) say_got((*plan)[i], *r);
+  };
+  azure::TransferOptions options;
+  options.parallel = f.parallel;
+  auto done = run_downloads(client, *plan, options, watch);
+  if (!done) return report_failure("storage get", done.error());
   return kExitOk;
 }
 
@@ -60,17 +72,18 @@ int storage_put(const StorageFlags& f) {
   auto created = client.create_container(target->container);
   if (!created) return report_failure("storage put", created.error());
   if (*created) out::print("created container {}", target->container);
-  for (const auto& u : *plan) {
-    ProgressLine bar(u.from.string());
-    azure::TransferOptions options;
-    options.parallel = f.parallel;
-    options.progress = [&](uint64_t done, uint64_t total) { bar.update(done, total); };
-    auto r = azure::upload_file(client, u.from.string(), target->container, u.blob, options);
-    bar.done();
-    if (!r) return report_failure("storage put", r.error());
-    out::print("put {} -> {}/{} ({}, MD5 {})", u.from.string(), target->container, u.blob,
-               human_size(r->bytes), r->content_md5);
-  }
+  TransferWatch watch = progress_bars();
+  watch.ended = [&, bars = watch.ended](size_t i, const Result<azure::TransferResult>& r) {
+    bars(i, r);
+    const auto& u = (*plan)[i];
+    if (r)
+      out::print("put {} -> {}/{} ({}, MD5 {})", u.from.string(), target->container, u.blob,
+                 human_size(r->bytes), r->content_md5);
+  };
+  azure::TransferOptions options;
+  options.parallel = f.parallel;
+  auto done = run_uploads(client, *plan, target->container, options, watch);
+  if (!done) return report_failure("storage put", done.error());
   return kExitOk;
 }
 

@@ -1,18 +1,11 @@
 #include "alert_notifier.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 
 #include <fmt/format.h>
 
-#include "local/child_wait.hpp"
+#include "core/child_process.hpp"
 
 namespace trainyard {
 namespace {
@@ -41,33 +34,19 @@ std::vector<std::string> alert_environment(std::vector<std::string> base, const 
 
 Result<void> run_alert_command(const std::string& command, const std::vector<std::string>& env,
                                int timeout_seconds) {
-  std::vector<std::string> argv{"sh", "-c", command};
-  auto vars = env;
-  auto args = exec_argv(argv);
-  auto envp = exec_argv(vars);
-  pid_t pid = ::fork();
-  if (pid < 0) return make_error(ErrorKind::Io, "alert command: cannot start it (fork failed)");
-  if (pid == 0) {
-    ::setpgid(0, 0);  // its own group, so a timeout ends what it started too
-    int null = ::open("/dev/null", O_RDWR);
-    for (int fd = 0; fd <= 2 && null >= 0; ++fd) ::dup2(null, fd);
-    ::execve("/bin/sh", args.data(), envp.data());
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  int status = 0;
-  auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  if (!reaped_by(pid, limit, status)) {
-    ::kill(-pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
+  CapturedRun run;
+  run.argv = {"/bin/sh", "-c", command};
+  run.env = env;
+  run.output_cap = 0;  // what it prints is not shown anywhere
+  run.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+  auto r = run_captured(run);
+  if (!r) return make_error(ErrorKind::Io, "alert command: cannot start it");
+  if (r->timed_out)
     return make_error(ErrorKind::Io,
                       fmt::format("alert command killed after {} s", timeout_seconds));
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
-  if (WIFEXITED(status))
-    return make_error(ErrorKind::Io,
-                      fmt::format("alert command exited with {}", WEXITSTATUS(status)));
-  return make_error(ErrorKind::Io, "alert command was killed");
+  if (r->exit_status == 0) return {};
+  if (r->signal != 0) return make_error(ErrorKind::Io, "alert command was killed");
+  return make_error(ErrorKind::Io, fmt::format("alert command exited with {}", r->exit_status));
 }
 
 AlertNotifier::AlertNotifier(AlertConfig config, std::vector<std::string> env,

@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "local/child_wait.hpp"
+#include "core/child_process.hpp"
 
 namespace trainyard {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "local/task_environment.hpp"
+#include "core/atomic_file.hpp"
 
 namespace trainyard {
 namespace {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/child_process.hpp"
 #include "core/sanitizer.hpp"
 #include "local/task_environment.hpp"
 #include "node_connect.hpp"

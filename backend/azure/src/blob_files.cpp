@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "signing.hpp"
 
 namespace trainyard::azure {
@@ -19,20 +20,6 @@ namespace trainyard::azure {
 Error file_error(const std::string& path) {
   return make_error(ErrorKind::Io, fmt::format("{}: {}", path, std::strerror(errno)));
 }
-
-namespace {
-
-bool write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
-}  // namespace
 
 Result<PartialFile> PartialFile::open(const std::string& path, uint64_t keep) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);

@@ -5,14 +5,8 @@
 // than followed, and every URL passes check_url_allowed first.
 #include "azure/discovery.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <optional>
 #include <random>
@@ -21,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "bearer_credential.hpp"
+#include "core/atomic_file.hpp"
 #include "core/text.hpp"
 #include "parse_values.hpp"
 
@@ -434,26 +429,6 @@ json cache_json(const std::vector<DiscoveredAccount>& accounts) {
   return json{{"version", kCacheVersion}, {"accounts", std::move(list)}};
 }
 
-Error io_error(const std::string& path) {
-  return make_error(ErrorKind::Io, fmt::format("{}: {}", path, std::strerror(errno)));
-}
-
-Result<void> write_private_atomic(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".XXXXXX";
-  int fd = ::mkstemp(tmp.data());  // mode 0600 from the start: never readable by others
-  if (fd < 0) return io_error(path);
-  bool ok = ::fchmod(fd, 0600) == 0 &&
-            ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
-            ::fsync(fd) == 0;
-  ok = ::close(fd) == 0 && ok;
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    Error e = io_error(path);
-    ::unlink(tmp.c_str());
-    return e;
-  }
-  return ok_result();
-}
-
 Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
                                          const std::string& path, size_t i) {
   const std::string ptr = fmt::format("/accounts/{}", i);
@@ -483,7 +458,8 @@ Result<DiscoveredAccount> cached_account(const json& e, const AuthConfig& auth,
 
 Result<void> save_discovery_cache(const std::string& path,
                                   const std::vector<DiscoveredAccount>& accounts) {
-  return write_private_atomic(path, cache_json(accounts).dump(2) + "\n");
+  // Mode 0600 from the first byte: the cache names the user's subscriptions and accounts.
+  return write_file_atomic(path, cache_json(accounts).dump(2) + "\n", 0600);
 }
 
 Result<std::vector<DiscoveredAccount>> load_discovery_cache(const std::string& path,

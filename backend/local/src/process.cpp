@@ -14,6 +14,8 @@
 
 #include <fmt/format.h>
 
+#include "core/child_process.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -43,14 +45,6 @@ void reset_signals(posix_spawnattr_t& attr, const sigset_t& mask) {
                            POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 }
 
-std::vector<char*> c_strings(const std::vector<std::string>& v) {
-  std::vector<char*> out;
-  out.reserve(v.size() + 1);
-  for (const auto& s : v) out.push_back(const_cast<char*>(s.c_str()));
-  out.push_back(nullptr);
-  return out;
-}
-
 Result<ChildInfo> finish_spawn(int rc, pid_t pid, const std::string& what) {
   if (rc != 0)
     return make_error(ErrorKind::Io, fmt::format("cannot start {}: {}", what, std::strerror(rc)));
@@ -76,8 +70,8 @@ Result<ChildInfo> spawn_task_process(const ChildSpec& spec) {
                                    O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (!spec.workdir.empty()) posix_spawn_file_actions_addchdir_np(&s.actions, spec.workdir.c_str());
   std::vector<std::string> argv{"/bin/sh", "-c", spec.command_line};
-  auto args = c_strings(argv);
-  auto envp = c_strings(spec.env);
+  auto args = exec_argv(argv);
+  auto envp = exec_argv(spec.env);
   pid_t pid = 0;
   int rc = posix_spawn(&pid, "/bin/sh", &s.actions, &s.attr, args.data(), envp.data());
   return finish_spawn(rc, pid, "/bin/sh");
@@ -95,8 +89,8 @@ Result<ChildInfo> spawn_detached(const std::string& exe, const std::vector<std::
   posix_spawn_file_actions_addopen(&s.actions, 2, "/dev/null", O_WRONLY, 0);
   std::vector<std::string> argv{exe};
   argv.insert(argv.end(), args.begin(), args.end());
-  auto c_args = c_strings(argv);
-  auto envp = c_strings(env);
+  auto c_args = exec_argv(argv);
+  auto envp = exec_argv(env);
   pid_t pid = 0;
   int rc = posix_spawn(&pid, exe.c_str(), &s.actions, &s.attr, c_args.data(), envp.data());
   return finish_spawn(rc, pid, exe);

@@ -136,21 +136,6 @@ RunPaths run_paths(const std::string& data_dir, const std::string& job, const st
   return p;
 }
 
-Result<void> write_file_atomic(const std::string& path, const std::string& content, int mode,
-                               bool durable) {
-  std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-  if (fd < 0) return make_error(ErrorKind::Io, fmt::format("{}: {}", tmp, std::strerror(errno)));
-  bool ok = ::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size());
-  ok = ok && ::fchmod(fd, static_cast<mode_t>(mode)) == 0 && (!durable || ::fsync(fd) == 0);
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return make_error(ErrorKind::Io, fmt::format("{}: {}", path, std::strerror(errno)));
-  }
-  return ok_result();
-}
-
 Result<std::string> read_small_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error(ErrorKind::Io, fmt::format("{}: cannot read", path));

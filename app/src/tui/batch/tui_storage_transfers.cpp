@@ -67,6 +67,14 @@ fs::path destination_of(const StorageEntry& e, const fs::path& dest) {
   return dest / name;
 }
 
+// Tells `tell` each file as it starts and its bytes as they go.
+TransferWatch watched_by(ProgressTeller& tell) {
+  TransferWatch w;
+  w.starting = [&tell](size_t i, const std::string& name) { tell.file(i, name); };
+  w.progress = std::ref(tell);
+  return w;
+}
+
 Result<std::string> download(StorageRunner& runner, azure::BlobClient& c, const std::string& source,
                              const fs::path& dest) {
   std::error_code ec;
@@ -75,21 +83,10 @@ Result<std::string> download(StorageRunner& runner, azure::BlobClient& c, const 
   auto plan = plan_downloads(c, {source}, dest);
   if (!plan) return plan.error();
   ProgressTeller tell(runner, "downloading", plan->size());
-  azure::TransferOptions options;
-  options.progress = std::ref(tell);
-  uint64_t bytes = 0;
-  size_t verified = 0;
-  for (size_t i = 0; i < plan->size(); ++i) {
-    const auto& d = (*plan)[i];
-    if (d.to.has_parent_path()) fs::create_directories(d.to.parent_path(), ec);
-    tell.file(i, d.from.path);
-    auto r = azure::download_blob(c, d.from.container, d.from.path, d.to.string(), options);
-    if (!r) return Error{r.error().kind, d.from.path + ": " + r.error().message};
-    bytes += r->bytes;
-    verified += r->verified ? 1 : 0;
-  }
-  return fmt::format("downloaded {} file(s), {} to {} ({} MD5-verified)", plan->size(),
-                     human_size(bytes), dest.string(), verified);
+  auto done = run_downloads(c, *plan, {}, watched_by(tell));
+  if (!done) return done.error();
+  return fmt::format("downloaded {} file(s), {} to {} ({} MD5-verified)", done->files,
+                     human_size(done->bytes), dest.string(), done->verified);
 }
 
 Result<std::string> upload(StorageRunner& runner, azure::BlobClient& c, const StorageLocation& at,
@@ -99,17 +96,9 @@ Result<std::string> upload(StorageRunner& runner, azure::BlobClient& c, const St
   auto created = c.create_container(at.container);
   if (!created) return created.error();
   ProgressTeller tell(runner, "uploading", plan->size());
-  azure::TransferOptions options;
-  options.progress = std::ref(tell);
-  uint64_t bytes = 0;
-  for (size_t i = 0; i < plan->size(); ++i) {
-    const auto& u = (*plan)[i];
-    tell.file(i, u.from.string());
-    auto r = azure::upload_file(c, u.from.string(), at.container, u.blob, options);
-    if (!r) return Error{r.error().kind, u.from.string() + ": " + r.error().message};
-    bytes += r->bytes;
-  }
-  return fmt::format("uploaded {} file(s), {} to {}/{}", plan->size(), human_size(bytes),
+  auto done = run_uploads(c, *plan, at.container, {}, watched_by(tell));
+  if (!done) return done.error();
+  return fmt::format("uploaded {} file(s), {} to {}/{}", done->files, human_size(done->bytes),
                      at.container, at.prefix);
 }
 

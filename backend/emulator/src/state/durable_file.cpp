@@ -8,25 +8,6 @@
 
 namespace trainyard::emu {
 
-bool write_all(int fd, std::string_view text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
-void sync_directory_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
 int replace_file(const std::string& path, std::string_view text) {
   const std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_APPEND, 0600);
@@ -38,7 +19,7 @@ int replace_file(const std::string& path, std::string_view text) {
     ::unlink(tmp.c_str());
     return -1;
   }
-  sync_directory_of(path);
+  sync_folder_of(path);
   return fd;
 }
 

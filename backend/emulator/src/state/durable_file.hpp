@@ -4,13 +4,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/atomic_file.hpp"
+
 namespace trainyard::emu {
-
-/// Writes all of `text` to `fd`; false on any error.
-bool write_all(int fd, std::string_view text);
-
-/// Makes a rename in the directory holding `path` durable.
-void sync_directory_of(const std::string& path);
 
 /// Writes `text` to `path.tmp` (mode 0600, synced), renames it over `path` and syncs the
 /// directory: a reader or a restart sees the old file or the whole new one. Returns the new

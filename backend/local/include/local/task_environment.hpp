@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "core/entities.hpp"
 #include "core/result.hpp"
 
@@ -76,10 +77,6 @@ struct RunPaths {
 
 /// The paths for a task.
 RunPaths run_paths(const std::string& data_dir, const std::string& job, const std::string& task);
-
-/// Writes a file atomically (temp file, rename) with the given mode; `durable` fsyncs it first.
-Result<void> write_file_atomic(const std::string& path, const std::string& content, int mode,
-                               bool durable = true);
 
 /// Reads a whole small file.
 Result<std::string> read_small_file(const std::string& path);
