@@ -15,7 +15,7 @@ StoreWritten wrote(const std::string& account, std::vector<std::string> scopes) 
 TEST(TuiWrittenScopes, TheJobsPaneReadsForItsJobListAndTheTasksOfTheJobsOnScreen) {
   TuiState st;
   st.stack.push_back(make_frame(View::Jobs, "contoso"));
-  st.page.keys = {"train", "eval"};
+  st.table.page.keys = {"train", "eval"};
   EXPECT_TRUE(shows_written(st, wrote("contoso", {kJobsScope})));
   EXPECT_TRUE(shows_written(st, wrote("contoso", {nodes_scope("gpu"), tasks_scope("eval")})));
   EXPECT_FALSE(shows_written(st, wrote("contoso", {tasks_scope("other"), kPoolsScope})));

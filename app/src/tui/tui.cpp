@@ -38,39 +38,44 @@ CrumbsVm crumbs_of(const TuiState& st) {
 }
 
 void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timestamp now) {
-  if (st.mode == Mode::Filter) {
-    render_filter_line({st.input.text(), st.input.cursor(), true, st.page.total}, c, line);
-  } else if (st.mode == Mode::Command || st.mode == Mode::Search || st.mode == Mode::SubmitPath) {
+  if (st.modal.mode == Mode::Filter) {
+    render_filter_line({st.modal.input.text(), st.modal.input.cursor(), true, st.table.page.total},
+                       c, line);
+  } else if (st.modal.mode == Mode::Command || st.modal.mode == Mode::Search ||
+             st.modal.mode == Mode::SubmitPath) {
     CommandLineVm vm;
-    vm.prompt = st.mode == Mode::Command ? ":" : st.mode == Mode::Search ? "/" : "spec file: ";
-    vm.text = st.input.text();
-    vm.cursor = st.input.cursor();
-    if (st.mode == Mode::Command) {
+    vm.prompt = st.modal.mode == Mode::Command  ? ":"
+                : st.modal.mode == Mode::Search ? "/"
+                                                : "spec file: ";
+    vm.text = st.modal.input.text();
+    vm.cursor = st.modal.input.cursor();
+    if (st.modal.mode == Mode::Command) {
       auto m = complete_command(vm.text);
       for (const auto& s : m) vm.candidates += s + " ";
       if (m.size() == 1) vm.hint = m.front().substr(vm.text.size());
     }
-    if (st.mode == Mode::SubmitPath)
+    if (st.modal.mode == Mode::SubmitPath)
       for (const auto& s : path_candidates(vm.text)) vm.candidates += s + " ";
     render_command_line(vm, c, line);
   } else {
     render_hint_bar(hints_of(st, focused_pane(st)), c, line);
   }
   auto vm = st.status;
-  if (st.data_time) vm.data_age = now - *st.data_time;
+  if (st.notes.data_time) vm.data_age = now - *st.notes.data_time;
   add_marks_note(st, vm);
   render_status_bar(vm, c, status);
 }
 
 // `pane` is the focused pane with its border: help nests inside it, clear of the bottom lines.
 void render_overlays(const AppContext& ctx, TuiState& st, Canvas& c, Rect pane) {
-  if (st.mode == Mode::Form && st.form) render_form(*st.form, c, c.bounds());
-  if (st.mode == Mode::Confirm && st.confirm) render_dialog(*st.confirm, c, c.bounds());
-  if (st.mode == Mode::Help) {
+  if (st.modal.mode == Mode::Form && st.modal.form) render_form(*st.modal.form, c, c.bounds());
+  if (st.modal.mode == Mode::Confirm && st.modal.confirm)
+    render_dialog(*st.modal.confirm, c, c.bounds());
+  if (st.modal.mode == Mode::Help) {
     auto vm = help_of(ctx, st);
     auto layout = help_layout(vm, pane);
-    st.help.per_page = layout.per_page;
-    st.help.max_top = layout.lines > layout.per_page ? layout.lines - layout.per_page : 0;
+    st.modal.help.per_page = layout.per_page;
+    st.modal.help.max_top = layout.lines > layout.per_page ? layout.lines - layout.per_page : 0;
     render_help(vm, c, pane);
   }
 }
@@ -89,24 +94,26 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
     : ctx_(ctx), term_(term), st_(std::make_unique<TuiState>()) {
   st_->options = std::move(options);
   st_->bindings = bindings_with(default_bindings(), ctx.settings.keys);
-  st_->local = std::make_unique<LocalWorker>(ctx.data_dir, ctx.engine, ctx.clock,
-                                             [st = st_.get()](Event e) { st->events.post(e); });
-  st_->gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
-                                           GpuMonitorOptions{},
-                                           [st = st_.get()] { st->events.post(Wake{}); });
-  st_->edit_file = [&term, &ctx](const std::string& path) { return edit_file(ctx, term, path); };
+  st_->work.local = std::make_unique<LocalWorker>(
+      ctx.data_dir, ctx.engine, ctx.clock, [st = st_.get()](Event e) { st->work.events.post(e); });
+  st_->work.gpus = std::make_unique<GpuMonitor>(open_nvml_gpu_source(nvml_library_from_env()),
+                                                GpuMonitorOptions{},
+                                                [st = st_.get()] { st->work.events.post(Wake{}); });
+  st_->modal.edit_file = [&term, &ctx](const std::string& path) {
+    return edit_file(ctx, term, path);
+  };
   register_known_accounts(ctx);
-  st_->reader = TuiReader::open(ctx, [st = st_.get()](Event e) { st->events.post(e); });
-  st_->costs = CostWatcher::open(ctx, [st = st_.get()] { st->events.post(Wake{}); });
+  st_->work.reader = TuiReader::open(ctx, [st = st_.get()](Event e) { st->work.events.post(e); });
+  st_->work.costs = CostWatcher::open(ctx, [st = st_.get()] { st->work.events.post(Wake{}); });
   // load_settings checked the alerts already: a file that changed since is read as it is now.
   auto alerts = load_alert_settings(ctx.settings.source).value_or(AlertConfig{});
-  if (st_->reader) st_->reader->watch_alerts(alerts);
+  if (st_->work.reader) st_->work.reader->watch_alerts(alerts);
   st_->services = make_services(ctx, term, *st_, std::move(alerts));
   // With a reader, the data on screen is as new as the version its model was read at.
-  if (st_->reader)
-    st_->read_data_version = [st = st_.get()] { return st->read_version; };
+  if (st_->work.reader)
+    st_->work.read_data_version = [st = st_.get()] { return st->work.read_version; };
   else
-    st_->read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
+    st_->work.read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
   st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
   st_->top().job = st_->options.job;
   open_view(ctx, *st_, st_->panes.by_name(st_->options.view));
@@ -127,7 +134,7 @@ std::string Tui::parting_note() const {
 }
 
 void Tui::sample_gpus_once() {
-  st_->gpus->poll_once();
+  st_->work.gpus->poll_once();
 }
 
 void Tui::handle_key(const KeyEvent& key) {
@@ -135,7 +142,7 @@ void Tui::handle_key(const KeyEvent& key) {
   auto before = st_->stack;
   if (key.is_mouse()) {
     handle_mouse(ctx_, *st_, key);
-  } else if (st_->mode != Mode::Normal) {
+  } else if (st_->modal.mode != Mode::Normal) {
     handle_mode_key(ctx_, *st_, key);
   } else if (run_plugin_key(ctx_, *st_, key)) {
   } else if (auto a = lookup_action(st_->bindings, focused_pane(*st_).contexts(), key)) {
@@ -144,7 +151,7 @@ void Tui::handle_key(const KeyEvent& key) {
     else
       apply_action(ctx_, *st_, *a);
   } else {
-    st_->action_label.clear();
+    st_->notes.action_label.clear();
     set_status(*st_, fmt::format("{} does nothing here (? for help)", key_name(key)));
   }
   record_move(st_->history, std::move(before), st_->stack);
@@ -152,7 +159,7 @@ void Tui::handle_key(const KeyEvent& key) {
 }
 
 void Tui::go_live() {
-  st_->live = true;
+  st_->work.live = true;
   refresh();
 }
 
@@ -162,12 +169,12 @@ void Tui::pump() {
 }
 
 void Tui::settle() {
-  st_->local->settle();
-  for (auto& [account, runner] : st_->runners) runner->settle();
-  if (st_->plugins) st_->plugins->settle();
-  if (st_->storage) st_->storage->settle();
+  st_->work.local->settle();
+  for (auto& [account, runner] : st_->work.runners) runner->settle();
+  if (st_->work.plugins) st_->work.plugins->settle();
+  if (st_->work.storage) st_->work.storage->settle();
   watch_costs(ctx_, *st_);
-  if (st_->costs) st_->costs->settle();
+  if (st_->work.costs) st_->work.costs->settle();
   take_costs(*st_);
   refresh();
 }
@@ -178,21 +185,21 @@ void Tui::refresh() {
   forget_marks_elsewhere(*st_);
   auto& pane = focused_pane(*st_);
   pane.read_files(*st_);
-  if (!st_->reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
-  if (st_->reader) request_page(*st_);
+  if (!st_->work.reader || !pane.reads_in_background()) pane.refresh(ctx_, *st_);
+  if (st_->work.reader) request_page(*st_);
   update_pollers(ctx_, *st_);
   watch_costs(ctx_, *st_);
   age_status(*st_);
   fill_sync_status(ctx_, *st_);
-  if (!st_->reader) announce_preemptions(ctx_, *st_);
+  if (!st_->work.reader) announce_preemptions(ctx_, *st_);
 }
 
 // The reader's model for the latest request is shown with the status it brings.
 bool Tui::apply_read() {
-  if (!st_->reader || !apply_page(*st_)) return false;
+  if (!st_->work.reader || !apply_page(*st_)) return false;
   // Newer data came: a pane that reads for itself (the sweep) reads again.
-  if (st_->read_version != st_->data_version) {
-    st_->data_version = st_->read_version;
+  if (st_->work.read_version != st_->work.data_version) {
+    st_->work.data_version = st_->work.read_version;
     st_->panes.store_changed();
     auto& pane = focused_pane(*st_);
     if (!pane.reads_in_background()) pane.refresh(ctx_, *st_);
@@ -215,10 +222,10 @@ void Tui::draw() {
   std::string note = filter.empty() ? std::string() : "/" + filter;
   auto& focused = focused_pane(*st_);
   Rect body = draw_pane(c, pane, focused.title(st_->top()), true, note);
-  st_->pane_body = body;
-  int old_height = st_->body_height;
-  st_->body_height = std::max(1, table_body_height(focused.table_rect(*st_, body)));
-  if (focused.is_table() && old_height != st_->body_height) refresh();
+  st_->table.pane_body = body;
+  int old_height = st_->table.body_height;
+  st_->table.body_height = std::max(1, table_body_height(focused.table_rect(*st_, body)));
+  if (focused.is_table() && old_height != st_->table.body_height) refresh();
   focused.render(ctx_, *st_, c, body);
   render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1), ctx_.clock.now());
   render_overlays(ctx_, *st_, c, pane);
@@ -233,8 +240,8 @@ void Tui::tick() {
   focused_pane(*st_).tick(*st_);
   // New costs change the Jobs pane's rows: read them again. A headless TUI takes them only
   // when it settles, so that its frames do not depend on the watcher's pace.
-  bool due = now - st_->last_reload >= 5s || (st_->live && take_costs(*st_));
-  if (st_->reader) {
+  bool due = now - st_->work.last_reload >= 5s || (st_->work.live && take_costs(*st_));
+  if (st_->work.reader) {
     if (due)
       reload(now);
     else
@@ -242,25 +249,25 @@ void Tui::tick() {
     return;
   }
   auto version = ctx_.store->data_version().value_or(-1);
-  if (version == st_->data_version && !due) return;
-  if (version != st_->data_version) st_->panes.store_changed();
-  st_->data_version = version;
+  if (version == st_->work.data_version && !due) return;
+  if (version != st_->work.data_version) st_->panes.store_changed();
+  st_->work.data_version = version;
   reload(now);
 }
 
 void Tui::reload(std::chrono::steady_clock::time_point now) {
   refresh();
-  st_->last_reload = now;
+  st_->work.last_reload = now;
 }
 
 // Workers' news: an action's outcome goes to the status bar; a poller's write reloads the pane
 // when it wrote what the pane shows; a GPU sample only redraws the GPU pane.
 bool Tui::handle_events() {
-  bool changed = st_->local->run_replies() > 0, wake = false, wrote = false, read = false;
-  for (auto& [account, runner] : st_->runners) changed = runner->run_replies() > 0 || changed;
+  bool changed = st_->work.local->run_replies() > 0, wake = false, wrote = false, read = false;
+  for (auto& [account, runner] : st_->work.runners) changed = runner->run_replies() > 0 || changed;
   // A listing or a blob's read came back: the pane shows it.
-  bool stored = st_->storage && st_->storage->run_replies() > 0;
-  for (auto& e : st_->events.drain()) {
+  bool stored = st_->work.storage && st_->work.storage->run_replies() > 0;
+  for (auto& e : st_->work.events.drain()) {
     if (auto* m = std::get_if<StatusMessage>(&e)) {
       set_status_from(*st_, m->origin, m->text, m->is_error ? StatusLevel::Error : StatusLevel::Ok);
       poke_poller(*st_);  // what the action changed is polled at once
@@ -295,8 +302,8 @@ std::chrono::milliseconds Tui::refresh_interval() const {
 }
 
 int Tui::run() {
-  st_->live = true;
-  st_->gpus->start();
+  st_->work.live = true;
+  st_->work.gpus->start();
   FrameStats frames;
   draw();
   auto next_refresh = std::chrono::steady_clock::now() + refresh_interval();
@@ -304,7 +311,7 @@ int Tui::run() {
     auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
         next_refresh - std::chrono::steady_clock::now());
     // poll() ignores a negative fd: a missing input or stop fd needs no special case.
-    pollfd fds[3] = {{st_->events.fd(), POLLIN, 0},
+    pollfd fds[3] = {{st_->work.events.fd(), POLLIN, 0},
                      {term_.input_fd(), POLLIN, 0},
                      {st_->options.stop_fd, POLLIN, 0}};
     poll(fds, 3, static_cast<int>(std::max<int64_t>(0, wait.count())));

@@ -1,4 +1,8 @@
 // What the keymap's actions do in the normal mode.
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "local_action.hpp"
@@ -34,21 +38,21 @@ void confirm_stop(TuiState& st) {
   std::string task = *selected;
   if (st.top().account != kLocalAccount)
     return set_status(st, "stop: only local runs for now", StatusLevel::Error);
-  st.confirm =
+  st.modal.confirm =
       DialogVm{"Stop task",
                fmt::format("Stop {}/{}? Its process group gets SIGTERM, then SIGKILL after 10 s.",
                            job, task)};
-  st.on_confirm = [&st, job, task] { run_local(st, act::stop_run(job, task).run); };
-  st.mode = Mode::Confirm;
+  st.modal.on_confirm = [&st, job, task] { run_local(st, act::stop_run(job, task).run); };
+  st.modal.mode = Mode::Confirm;
 }
 
 void confirm_remove(TuiState& st) {
   auto key = selected_key(st);
   if (!key) return;
   std::string job = st.top().job, task = *key;
-  st.confirm = DialogVm{"Remove run", fmt::format("Remove {}/{} and its files?", job, task)};
-  st.on_confirm = [&st, job, task] { run_local(st, act::remove_run(job, task).run); };
-  st.mode = Mode::Confirm;
+  st.modal.confirm = DialogVm{"Remove run", fmt::format("Remove {}/{} and its files?", job, task)};
+  st.modal.on_confirm = [&st, job, task] { run_local(st, act::remove_run(job, task).run); };
+  st.modal.mode = Mode::Confirm;
 }
 
 // Quitting stops no node: one that idles on a dedicated node bills on, so that is said first.
@@ -58,9 +62,9 @@ void confirm_quit(TuiState& st) {
     st.quit = true;
     return;
   }
-  st.confirm = DialogVm{"Quit", fmt::format("Still billing: {}. Quit anyway?", *idle)};
-  st.on_confirm = [&st] { st.quit = true; };
-  st.mode = Mode::Confirm;
+  st.modal.confirm = DialogVm{"Quit", fmt::format("Still billing: {}. Quit anyway?", *idle)};
+  st.modal.on_confirm = [&st] { st.quit = true; };
+  st.modal.mode = Mode::Confirm;
 }
 
 void open_detail(AppContext& ctx, TuiState& st, View target) {
@@ -89,11 +93,11 @@ void clear_filter_or_back(TuiState& st) {
 
 // The outcome names the pane and action it came from, even when the user has moved on since.
 void run_local(TuiState& st, LocalWorker::Action action) {
-  st.local->submit(std::move(action),
-                   [&st, origin = status_origin(st)](const Result<std::string>& r) {
-                     set_status_from(st, origin, r ? *r : r.error().message,
-                                     r ? StatusLevel::Ok : StatusLevel::Error);
-                   });
+  st.work.local->submit(std::move(action),
+                        [&st, origin = status_origin(st)](const Result<std::string>& r) {
+                          set_status_from(st, origin, r ? *r : r.error().message,
+                                          r ? StatusLevel::Ok : StatusLevel::Error);
+                        });
 }
 
 void open_view(AppContext& ctx, TuiState& st, View v) {
@@ -116,132 +120,118 @@ void open_view(AppContext& ctx, TuiState& st, View v) {
 
 void move_selection(TuiState& st, long delta) {
   auto& c = st.top().cursor;
-  if (st.page.total == 0) return;
+  if (st.table.page.total == 0) return;
   long next = static_cast<long>(c.selected) + delta;
-  next = std::clamp(next, 0L, static_cast<long>(st.page.total) - 1);
+  next = std::clamp(next, 0L, static_cast<long>(st.table.page.total) - 1);
   c.selected = static_cast<size_t>(next);
-  c.first = scroll_to_show(c.selected, c.first, st.body_height, st.page.total);
+  c.first = scroll_to_show(c.selected, c.first, st.table.body_height, st.table.page.total);
 }
+
+namespace {
+
+// What each action does when neither the pane, the marks, the table keys nor a pane route
+// took it: one handler per action.
+using ActionHandler = void (*)(AppContext&, TuiState&);
+const std::vector<std::pair<Action, ActionHandler>>& action_handlers() {
+  static const std::vector<std::pair<Action, ActionHandler>> handlers{
+      {Action::Quit,
+       [](AppContext&, TuiState& st) {
+         auto& pane = focused_pane(st);
+         if (pane.quits_back())
+           go_back(st);
+         else
+           confirm_quit(st);
+       }},
+      {Action::QuitNow, [](AppContext&, TuiState& st) { st.quit = true; }},
+      {Action::Help, [](AppContext&, TuiState& st) { st.modal.mode = Mode::Help; }},
+      {Action::Back, [](AppContext&, TuiState& st) { clear_filter_or_back(st); }},
+      {Action::Up, [](AppContext&, TuiState& st) { move_selection(st, -1); }},
+      {Action::Down, [](AppContext&, TuiState& st) { move_selection(st, 1); }},
+      {Action::Top,
+       [](AppContext&, TuiState& st) {
+         move_selection(st, -static_cast<long>(st.table.page.total));
+       }},
+      {Action::Bottom,
+       [](AppContext&, TuiState& st) {
+         move_selection(st, static_cast<long>(st.table.page.total));
+       }},
+      {Action::PageUp,
+       [](AppContext&, TuiState& st) { move_selection(st, -st.table.body_height); }},
+      {Action::PageDown,
+       [](AppContext&, TuiState& st) { move_selection(st, st.table.body_height); }},
+      {Action::Enter,
+       [](AppContext& ctx, TuiState& st) {
+         auto& pane = focused_pane(st);
+         if (pane.is_table()) drill_in(ctx, st);
+       }},
+      {Action::Filter,
+       [](AppContext&, TuiState& st) {
+         st.modal.mode = Mode::Filter;
+         st.modal.input.set_text(st.top().cursor.filter);
+       }},
+      {Action::SortNext,
+       [](AppContext&, TuiState& st) {
+         auto& pane = focused_pane(st);
+         if (pane.is_table()) sort_by_next_column(st);
+       }},
+      {Action::SortFlip,
+       [](AppContext&, TuiState& st) {
+         auto& pane = focused_pane(st);
+         if (pane.is_table()) flip_sort(st);
+       }},
+      {Action::Command,
+       [](AppContext&, TuiState& st) {
+         st.modal.mode = Mode::Command;
+         st.modal.input.set_text("");
+       }},
+      {Action::RunForm, [](AppContext& ctx, TuiState& st) { open_run_form(ctx, st); }},
+      {Action::Stop, [](AppContext&, TuiState& st) { confirm_stop(st); }},
+      {Action::Remove, [](AppContext&, TuiState& st) { confirm_remove(st); }},
+      {Action::Reactivate, [](AppContext&, TuiState& st) { retry_local_run(st); }},
+      {Action::Detail, [](AppContext& ctx, TuiState& st) { open_detail(ctx, st, View::Detail); }},
+      {Action::Logs, [](AppContext& ctx, TuiState& st) { open_detail(ctx, st, View::Logs); }},
+      {Action::Outputs,
+       [](AppContext& ctx, TuiState& st) {
+         if (st.top().account == kLocalAccount)
+           set_status(st, "i is for Batch tasks: a local run's files are in its directory",
+                      StatusLevel::Info);
+         else
+           open_detail(ctx, st, View::Outputs);
+       }},
+      {Action::Pools, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Pools); }},
+      {Action::Jobs, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Jobs); }},
+      {Action::Tasks, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Tasks); }},
+      {Action::Gpus, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Gpus); }},
+      {Action::Accounts, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Accounts); }},
+      {Action::Sweep, [](AppContext& ctx, TuiState& st) { open_sweep(ctx, st, std::nullopt); }},
+      {Action::Compare, [](AppContext&, TuiState& st) { toggle_compare_run(st); }},
+      {Action::CompareOpen, [](AppContext& ctx, TuiState& st) { open_compare(ctx, st); }},
+      {Action::Pin,
+       [](AppContext&, TuiState& st) {
+         if (auto key = selected_key(st)) toggle_pin(st, *key);
+       }},
+      {Action::TensorBoard, [](AppContext&, TuiState& st) { open_tensorboard(st); }},
+      {Action::Refresh,
+       [](AppContext&, TuiState& st) {
+         st.work.local->poke();
+         poke_poller(st);
+       }},
+  };
+  return handlers;
+}
+
+}  // namespace
 
 void apply_action(AppContext& ctx, TuiState& st, Action a) {
   auto& pane = focused_pane(st);
-  st.action_label = action_name(pane, a);
+  st.notes.action_label = action_name(pane, a);
   if (pane.act(ctx, st, a)) return;
   if (apply_to_marked(ctx, st, a) || table_key_action(ctx, st, a)) return;
   if (route_pane_action(ctx, st, a)) return;
-  switch (a) {
-    case Action::Quit:
-      if (pane.quits_back())
-        go_back(st);
-      else
-        confirm_quit(st);
-      break;
-    case Action::QuitNow:
-      st.quit = true;
-      break;
-    case Action::Help:
-      st.mode = Mode::Help;
-      break;
-    case Action::Back:
-      clear_filter_or_back(st);
-      break;
-    case Action::Up:
-      move_selection(st, -1);
-      break;
-    case Action::Down:
-      move_selection(st, 1);
-      break;
-    case Action::Top:
-      move_selection(st, -static_cast<long>(st.page.total));
-      break;
-    case Action::Bottom:
-      move_selection(st, static_cast<long>(st.page.total));
-      break;
-    case Action::PageUp:
-      move_selection(st, -st.body_height);
-      break;
-    case Action::PageDown:
-      move_selection(st, st.body_height);
-      break;
-    case Action::Enter:
-      if (pane.is_table()) drill_in(ctx, st);
-      break;
-    case Action::Filter:
-      st.mode = Mode::Filter;
-      st.input.set_text(st.top().cursor.filter);
-      break;
-    case Action::SortNext:
-      if (pane.is_table()) sort_by_next_column(st);
-      break;
-    case Action::SortFlip:
-      if (pane.is_table()) flip_sort(st);
-      break;
-    case Action::Command:
-      st.mode = Mode::Command;
-      st.input.set_text("");
-      break;
-    case Action::RunForm:
-      open_run_form(ctx, st);
-      break;
-    case Action::Stop:
-      confirm_stop(st);
-      break;
-    case Action::Remove:
-      confirm_remove(st);
-      break;
-    case Action::Reactivate:
-      retry_local_run(st);
-      break;
-    case Action::Detail:
-      open_detail(ctx, st, View::Detail);
-      break;
-    case Action::Logs:
-      open_detail(ctx, st, View::Logs);
-      break;
-    case Action::Outputs:
-      if (st.top().account == kLocalAccount)
-        set_status(st, "i is for Batch tasks: a local run's files are in its directory",
-                   StatusLevel::Info);
-      else
-        open_detail(ctx, st, View::Outputs);
-      break;
-    case Action::Pools:
-      open_view(ctx, st, View::Pools);
-      break;
-    case Action::Jobs:
-      open_view(ctx, st, View::Jobs);
-      break;
-    case Action::Tasks:
-      open_view(ctx, st, View::Tasks);
-      break;
-    case Action::Gpus:
-      open_view(ctx, st, View::Gpus);
-      break;
-    case Action::Accounts:
-      open_view(ctx, st, View::Accounts);
-      break;
-    case Action::Sweep:
-      open_sweep(ctx, st, std::nullopt);
-      break;
-    case Action::Compare:
-      toggle_compare_run(st);
-      break;
-    case Action::CompareOpen:
-      open_compare(ctx, st);
-      break;
-    case Action::Pin:
-      if (auto key = selected_key(st)) toggle_pin(st, *key);
-      break;
-    case Action::TensorBoard:
-      open_tensorboard(st);
-      break;
-    case Action::Refresh:
-      st.local->poke();
-      poke_poller(st);
-      break;
-    default:
-      break;
-  }
+  const auto& handlers = action_handlers();
+  auto it =
+      std::find_if(handlers.begin(), handlers.end(), [a](const auto& h) { return h.first == a; });
+  if (it != handlers.end()) it->second(ctx, st);
 }
 
 }  // namespace trainyard

@@ -59,7 +59,7 @@ std::vector<TuiCommand> make_commands() {
                {"ap"},
                [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllPools); },
                ""});
-  c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.mode = Mode::Help; }, ""});
+  c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.modal.mode = Mode::Help; }, ""});
   c.push_back({"columns", {"cols"}, open_column_chooser, ""});
   c.push_back({"wide", {}, [](AppContext&, TuiState& st) { toggle_wide(st); }, ""});
   return c;
@@ -113,7 +113,7 @@ void run_command_line(AppContext& ctx, TuiState& st, const std::string& text) {
   if (!c)
     return set_status(st, fmt::format("unknown command ':{}' (try {})", name, listed_commands()),
                       StatusLevel::Error);
-  st.action_label = ":" + c->name;
+  st.notes.action_label = ":" + c->name;
   if (args.empty() && c->run) return c->run(ctx, st);
   if (!c->run_with)
     return set_status(st, fmt::format("':{}' takes no argument", c->name), StatusLevel::Error);

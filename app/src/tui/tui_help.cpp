@@ -35,7 +35,7 @@ HelpVm help_of(const AppContext& ctx, const TuiState& st) {
   }
   auto plugins = plugins_section(ctx.settings);
   if (!plugins.entries.empty()) vm.sections.push_back(std::move(plugins));
-  vm.first = st.help.top;
+  vm.first = st.modal.help.top;
   return vm;
 }
 
@@ -52,9 +52,9 @@ HintBarVm hints_of(const TuiState& st, const Pane& pane) {
 
 // Scrolls by lines and pages as the last draw laid the help out; G shows a full last page.
 void handle_help_key(const AppContext&, TuiState& st, const KeyEvent& key) {
-  const long last = static_cast<long>(st.help.max_top);
-  const long page = std::max(1L, static_cast<long>(st.help.per_page));
-  long top = static_cast<long>(st.help.top);
+  const long last = static_cast<long>(st.modal.help.max_top);
+  const long page = std::max(1L, static_cast<long>(st.modal.help.per_page));
+  long top = static_cast<long>(st.modal.help.top);
   auto name = key_name(key);
   if (name == "j" || name == "Down")
     ++top;
@@ -69,11 +69,11 @@ void handle_help_key(const AppContext&, TuiState& st, const KeyEvent& key) {
   else if (name == "G" || name == "End")
     top = last;
   else {
-    st.help.top = 0;
-    st.mode = Mode::Normal;
+    st.modal.help.top = 0;
+    st.modal.mode = Mode::Normal;
     return;
   }
-  st.help.top = static_cast<size_t>(std::clamp(top, 0L, last));
+  st.modal.help.top = static_cast<size_t>(std::clamp(top, 0L, last));
 }
 
 }  // namespace trainyard

@@ -13,7 +13,7 @@ struct TuiState;
 class Pane;
 
 /// Every binding by context, each with its key, action name and description, then the plugins;
-/// scrolled to `st.help.top`.
+/// scrolled to `st.modal.help.top`.
 HelpVm help_of(const AppContext& ctx, const TuiState& st);
 
 /// The hint bar of `pane` from the bindings in use.

@@ -150,8 +150,8 @@ void run_on_marked(AppContext& ctx, TuiState& st, const BulkSpec& spec,
 }  // namespace
 
 std::vector<std::string> marked_rows(const TuiState& st) {
-  if (st.marks.frame != frame_key(st.stack.back())) return {};
-  return st.marks.keys;
+  if (st.table.marks.frame != frame_key(st.stack.back())) return {};
+  return st.table.marks.keys;
 }
 
 void toggle_row_mark(TuiState& st) {
@@ -160,8 +160,8 @@ void toggle_row_mark(TuiState& st) {
   auto key = selected_key(st);
   if (!key) return;
   auto frame = frame_key(st.top());
-  if (st.marks.frame != frame) st.marks = {frame, {}};
-  auto& keys = st.marks.keys;
+  if (st.table.marks.frame != frame) st.table.marks = {frame, {}};
+  auto& keys = st.table.marks.keys;
   auto it = std::find(keys.begin(), keys.end(), *key);
   bool marking = it == keys.end();
   if (marking)
@@ -174,14 +174,14 @@ void toggle_row_mark(TuiState& st) {
 }
 
 void clear_marks(TuiState& st) {
-  st.marks = {};
+  st.table.marks = {};
 }
 
 // A sub-pane opened over the marked rows (`y`, logs, details) keeps them for the way back.
 void forget_marks_elsewhere(TuiState& st) {
-  if (st.marks.frame.empty()) return;
+  if (st.table.marks.frame.empty()) return;
   for (const auto& f : st.stack)
-    if (frame_key(f) == st.marks.frame) return;
+    if (frame_key(f) == st.table.marks.frame) return;
   clear_marks(st);
 }
 
@@ -218,12 +218,12 @@ bool apply_to_marked(AppContext& ctx, TuiState& st, Action a) {
   std::string question =
       fmt::format("{} {} ({})?", spec->verb, counted(keys.size(), spec->noun), named_rows(keys));
   if (*spec->note) question += std::string(" ") + spec->note;
-  st.confirm = DialogVm{fmt::format("{} {}s", spec->verb, spec->noun), question};
-  st.on_confirm = [&ctx, &st, spec, keys] {
+  st.modal.confirm = DialogVm{fmt::format("{} {}s", spec->verb, spec->noun), question};
+  st.modal.on_confirm = [&ctx, &st, spec, keys] {
     run_on_marked(ctx, st, *spec, keys);
     clear_marks(st);
   };
-  st.mode = Mode::Confirm;
+  st.modal.mode = Mode::Confirm;
   return true;
 }
 

@@ -10,15 +10,15 @@ namespace {
 
 void handle_filter(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   (void)ctx;
-  auto r = st.input.handle(key);
+  auto r = st.modal.input.handle(key);
   auto& c = st.top().cursor;
   if (r == Reaction::Cancel) {
     c.filter.clear();
-    st.mode = Mode::Normal;
+    st.modal.mode = Mode::Normal;
   } else if (r == Reaction::Submit) {
-    st.mode = Mode::Normal;
+    st.modal.mode = Mode::Normal;
   } else {
-    c.filter = st.input.text();
+    c.filter = st.modal.input.text();
   }
   c.selected = c.first = 0;
   // The reader matches nothing with an invalid filter; the status line says why until it is
@@ -31,35 +31,35 @@ void handle_filter(AppContext& ctx, TuiState& st, const KeyEvent& key) {
 
 void handle_command(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   if (key.key == Key::Tab) {
-    auto matches = complete_command(st.input.text());
-    if (matches.size() == 1) st.input.set_text(matches.front());
+    auto matches = complete_command(st.modal.input.text());
+    if (matches.size() == 1) st.modal.input.set_text(matches.front());
     return;
   }
-  auto r = st.input.handle(key);
-  if (r == Reaction::Cancel) st.mode = Mode::Normal;
+  auto r = st.modal.input.handle(key);
+  if (r == Reaction::Cancel) st.modal.mode = Mode::Normal;
   if (r != Reaction::Submit) return;
-  st.mode = Mode::Normal;
-  run_command_line(ctx, st, st.input.text());
+  st.modal.mode = Mode::Normal;
+  run_command_line(ctx, st, st.modal.input.text());
 }
 
 void handle_search(TuiState& st, const KeyEvent& key) {
-  auto r = st.input.handle(key);
-  if (r == Reaction::Cancel) st.mode = Mode::Normal;
+  auto r = st.modal.input.handle(key);
+  if (r == Reaction::Cancel) st.modal.mode = Mode::Normal;
   if (r != Reaction::Submit) return;
-  st.mode = Mode::Normal;
-  log_state(st).search = st.input.text();
+  st.modal.mode = Mode::Normal;
+  log_state(st).search = st.modal.input.text();
   log_state(st).match.reset();  // a new query starts from the top of the screen
   log_search(st, true);
 }
 
 void handle_form(TuiState& st, const KeyEvent& key) {
   if (handle_form_hook_key(st, key)) return;
-  auto r = st.form->handle(key);
+  auto r = st.modal.form->handle(key);
   if (r == Reaction::Cancel) {
     close_form(st);
-  } else if (r == Reaction::Submit && st.on_form_submit) {
-    auto submit = std::move(st.on_form_submit);
-    auto form = std::move(*st.form);
+  } else if (r == Reaction::Submit && st.modal.on_form_submit) {
+    auto submit = std::move(st.modal.on_form_submit);
+    auto form = std::move(*st.modal.form);
     close_form(st);
     submit(form);
   } else if (r == Reaction::Submit) {
@@ -68,20 +68,21 @@ void handle_form(TuiState& st, const KeyEvent& key) {
 }
 
 void handle_confirm(TuiState& st, const KeyEvent& key) {
-  auto r = handle_dialog_key(*st.confirm, key);
+  auto r = handle_dialog_key(*st.modal.confirm, key);
   // Only the first button (Yes) acts; Enter on the default No must change nothing.
-  if (r == Reaction::Submit && st.confirm->focused == 0 && st.on_confirm) st.on_confirm();
+  if (r == Reaction::Submit && st.modal.confirm->focused == 0 && st.modal.on_confirm)
+    st.modal.on_confirm();
   if (r == Reaction::Submit || r == Reaction::Cancel) {
-    st.confirm.reset();
-    st.on_confirm = nullptr;
-    st.mode = Mode::Normal;
+    st.modal.confirm.reset();
+    st.modal.on_confirm = nullptr;
+    st.modal.mode = Mode::Normal;
   }
 }
 
 }  // namespace
 
 void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
-  switch (st.mode) {
+  switch (st.modal.mode) {
     case Mode::Filter:
       handle_filter(ctx, st, key);
       break;

@@ -25,10 +25,10 @@ void wheel(AppContext& ctx, TuiState& st, bool down) {
 std::optional<size_t> row_at(const TuiState& st, int x, int y) {
   const auto& pane = focused_pane(st);
   if (!pane.is_table()) return std::nullopt;
-  Rect rows = pane.table_rect(st, st.pane_body).drop_top(1);
+  Rect rows = pane.table_rect(st, st.table.pane_body).drop_top(1);
   if (!rows.contains(x, y)) return std::nullopt;
   size_t index = st.stack.back().cursor.first + static_cast<size_t>(y - rows.y);
-  if (index >= st.page.total) return std::nullopt;
+  if (index >= st.table.page.total) return std::nullopt;
   return index;
 }
 
@@ -44,8 +44,8 @@ void click(AppContext& ctx, TuiState& st, int x, int y) {
 
 void handle_mouse(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   bool down = key.key == Key::WheelDown;
-  if (st.mode == Mode::Help && key.key != Key::Click) return scroll_help(ctx, st, down);
-  if (st.mode != Mode::Normal) return;
+  if (st.modal.mode == Mode::Help && key.key != Key::Click) return scroll_help(ctx, st, down);
+  if (st.modal.mode != Mode::Normal) return;
   if (key.key == Key::Click) return click(ctx, st, key.x, key.y);
   wheel(ctx, st, down);
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -278,6 +279,14 @@ class Pane {
   /// What the account's poller should refresh while the pane is in focus.
   virtual PollFocus poll_focus(const TuiState&) const { return {}; }
 
+  /// What a row of this pane is, for its JSON (`y`): `pool`, `task`; empty: its rows have none.
+  virtual std::string row_kind() const { return ""; }
+  /// The account and id of the entity on row `key` of frame `f`: a per-account pane's rows are
+  /// ids in the frame's account.
+  virtual std::pair<std::string, std::string> row_entity(const Frame& f,
+                                                         const std::string& key) const {
+    return {f.account, key};
+  }
   /// The frame Enter on row `key` opens; none: Enter does nothing.
   virtual std::optional<Frame> drill(const Frame&, const std::string&) const { return {}; }
   /// Sets what `d` or `l` opens on (the selected task or node) in `next`; false when nothing.

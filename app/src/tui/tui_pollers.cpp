@@ -15,7 +15,7 @@ namespace {
 // The poller of `account`, started on first use; null for local and unknown accounts.
 BatchPoller* poller_for(AppContext& ctx, TuiState& st, const std::string& account) {
   if (account == kLocalAccount) return nullptr;
-  if (auto it = st.pollers.find(account); it != st.pollers.end()) return it->second.get();
+  if (auto it = st.work.pollers.find(account); it != st.work.pollers.end()) return it->second.get();
   auto config = find_account(ctx.settings, account);
   if (!config) return nullptr;  // known only to the cache: browsable offline, never polled
   const Clock& clock = ctx.clock;
@@ -26,13 +26,13 @@ BatchPoller* poller_for(AppContext& ctx, TuiState& st, const std::string& accoun
   o.background_interval =
       std::chrono::milliseconds(static_cast<int64_t>(poll.background_seconds * 1000));
   o.requests_per_second = poll.requests_per_second;
-  auto p =
-      std::make_unique<BatchPoller>(account, ctx.data_dir, ctx.data_dir + "/locks", factory, o,
-                                    [q = &st.events, account](std::vector<std::string> scopes) {
-                                      q->post(StoreWritten{account, std::move(scopes)});
-                                    });
+  auto p = std::make_unique<BatchPoller>(
+      account, ctx.data_dir, ctx.data_dir + "/locks", factory, o,
+      [q = &st.work.events, account](std::vector<std::string> scopes) {
+        q->post(StoreWritten{account, std::move(scopes)});
+      });
   p->start();
-  return st.pollers.emplace(account, std::move(p)).first->second.get();
+  return st.work.pollers.emplace(account, std::move(p)).first->second.get();
 }
 
 std::string short_error(std::string e) {
@@ -43,7 +43,7 @@ std::string short_error(std::string e) {
 }  // namespace
 
 std::vector<std::string> rows_on_screen(const TuiState& st) {
-  std::vector<std::string> ids = st.page.keys;
+  std::vector<std::string> ids = st.table.page.keys;
   const auto& c = st.stack.back().cursor;
   if (c.selected >= c.first && c.selected - c.first < ids.size()) {
     auto selected = ids.begin() + static_cast<std::ptrdiff_t>(c.selected - c.first);
@@ -59,8 +59,8 @@ std::string default_pool(AppContext& ctx, const std::string& account) {
 }
 
 std::string empty_pane_text(const TuiState& st, std::string empty_text) {
-  if (st.sync_error.empty()) return empty_text;
-  return "cannot read " + st.stack.back().account + ": " + sanitize_text(st.sync_error);
+  if (st.notes.sync_error.empty()) return empty_text;
+  return "cannot read " + st.stack.back().account + ": " + sanitize_text(st.notes.sync_error);
 }
 
 std::string SyncAges::age(const std::string& scope) const {
@@ -101,10 +101,10 @@ void register_known_accounts(AppContext& ctx) {
 }
 
 void update_pollers(AppContext& ctx, TuiState& st) {
-  if (!st.live) return;
+  if (!st.work.live) return;
   const auto& f = st.top();
   BatchPoller* focused = poller_for(ctx, st, f.account);
-  for (auto& [account, p] : st.pollers) {
+  for (auto& [account, p] : st.work.pollers) {
     PollFocus focus = p.get() == focused ? focused_pane(st).poll_focus(st) : PollFocus{};
     // Pinned jobs stay followed while the user looks elsewhere.
     auto pins = st.pinned.find(account);
@@ -140,7 +140,8 @@ bool shows_written(const TuiState& st, const StoreWritten& w) {
 }
 
 void poke_poller(TuiState& st) {
-  if (auto it = st.pollers.find(st.top().account); it != st.pollers.end()) it->second->poke();
+  if (auto it = st.work.pollers.find(st.top().account); it != st.work.pollers.end())
+    it->second->poke();
 }
 
 // When the data on screen was confirmed: the Jobs pane's counts are as old as the oldest of
@@ -166,7 +167,7 @@ namespace {
 void show_sync_error(TuiState& st, const std::string& error) {
   const auto& s = st.status;
   bool showing_sync = s.message.rfind("sync: ", 0) == 0;
-  bool moved = st.status_track.frame != frame_key(st.top());
+  bool moved = st.notes.track.frame != frame_key(st.top());
   if (error.empty()) {
     if (showing_sync && s.level == StatusLevel::Error)
       set_status_from(st, status_origin(st, false), "sync: recovered", StatusLevel::Ok);
@@ -185,8 +186,8 @@ std::string poller_status(TuiState& st, const BatchPoller& poller) {
   if (!s.polling && s.holder_pid) st.status.note = fmt::format("polled by pid {}", s.holder_pid);
   if (s.backoff.count() >= 1000)
     st.status.note = fmt::format("slowed +{}s", s.backoff.count() / 1000);
-  if (!s.last_error.empty() && st.data_time && s.last_cycle)
-    st.data_time = std::min(*st.data_time, *s.last_cycle);
+  if (!s.last_error.empty() && st.notes.data_time && s.last_cycle)
+    st.notes.data_time = std::min(*st.notes.data_time, *s.last_cycle);
   return s.last_error;
 }
 
@@ -203,23 +204,23 @@ SyncFacts read_sync_facts(AppContext& ctx, const TuiState& st) {
 void fill_sync_status(AppContext& ctx, TuiState& st) {
   const auto& f = st.top();
   st.status.note.clear();
-  st.sync_error.clear();
+  st.notes.sync_error.clear();
   st.status.stale = false;
   const auto& pane = focused_pane(st);
   if (f.account == kLocalAccount || !pane.per_account()) {
-    st.data_time = ctx.clock.now();
+    st.notes.data_time = ctx.clock.now();
     return;
   }
   // With a reader, the facts came with the model on screen: the UI thread does not query.
-  auto facts = st.reader ? st.sync : read_sync_facts(ctx, st);
-  st.data_time = facts.data_time;
+  auto facts = st.work.reader ? st.work.sync : read_sync_facts(ctx, st);
+  st.notes.data_time = facts.data_time;
   std::string error = facts.error;
-  auto it = st.pollers.find(f.account);
-  if (it == st.pollers.end())
-    st.status.note = st.live ? "offline: cache only" : "";
+  auto it = st.work.pollers.find(f.account);
+  if (it == st.work.pollers.end())
+    st.status.note = st.work.live ? "offline: cache only" : "";
   else if (auto last = poller_status(st, *it->second); !last.empty())
     error = last;
-  st.sync_error = error;
+  st.notes.sync_error = error;
   // A fetch that failed leaves the data as old as it is: the age must not look fresh.
   st.status.stale = !error.empty();
   show_sync_error(st, error);

@@ -108,9 +108,9 @@ PageModel TuiReader::read(const ReadRequest& r) {
   data_version_ = version;
   st.stack = {r.frame};
   st.pinned = r.pinned;
-  st.cost_view = r.costs;
-  st.body_height = r.rows;
-  st.page = {};
+  st.work.cost_view = r.costs;
+  st.table.body_height = r.rows;
+  st.table.page = {};
   PageModel m;
   m.generation = r.generation;
   m.frame = frame_key(r.frame);
@@ -123,10 +123,10 @@ PageModel TuiReader::read(const ReadRequest& r) {
   if (m.loaded) m.data = pane.read_data(*ctx_, st);
   m.cursor = st.top().cursor;
   m.sync = read_sync_facts(*ctx_, st);
-  auto news = preemption_news_by_account(*ctx_, r.watched, r.frame.account, st.preemptions);
+  auto news = preemption_news_by_account(*ctx_, r.watched, r.frame.account, st.notes.preemptions);
   m.preemption_news = news_line(news, r.frame.account);
   m.alerts = read_alerts(news, version);
-  m.page = std::move(st.page);
+  m.page = std::move(st.table.page);
   return m;
 }
 
@@ -152,24 +152,25 @@ namespace {
 
 ReadRequest request_of(const TuiState& st) {
   ReadRequest r;
-  r.generation = st.read_generation;
+  r.generation = st.work.read_generation;
   r.frame = st.stack.back();
   r.pinned = st.pinned;
-  r.rows = std::max(1, st.body_height);
-  for (const auto& entry : st.pollers) r.watched.push_back(entry.first);
+  r.rows = std::max(1, st.table.body_height);
+  for (const auto& entry : st.work.pollers) r.watched.push_back(entry.first);
   r.input = focused_pane(st).read_input(st);
-  r.costs = st.cost_view;
+  r.costs = st.work.cost_view;
   return r;
 }
 
 }  // namespace
 
 void request_page(TuiState& st) {
-  ++st.read_generation;
-  st.reader->request(request_of(st));
+  ++st.work.read_generation;
+  st.work.reader->request(request_of(st));
   // A key press usually draws the rows it asked for: a page read takes a few milliseconds.
-  auto limit = st.live ? std::optional(std::chrono::milliseconds(50)) : std::nullopt;
-  if (auto m = st.reader->wait_for(st.read_generation, limit)) apply_model(st, std::move(*m));
+  auto limit = st.work.live ? std::optional(std::chrono::milliseconds(50)) : std::nullopt;
+  if (auto m = st.work.reader->wait_for(st.work.read_generation, limit))
+    apply_model(st, std::move(*m));
 }
 
 // The same generation as the model on screen: a newer data version replaces it, and a read
@@ -177,31 +178,32 @@ void request_page(TuiState& st) {
 void request_page_if_changed(TuiState& st) {
   auto r = request_of(st);
   r.only_if_changed = true;
-  st.reader->request(std::move(r));
+  st.work.reader->request(std::move(r));
 }
 
 bool apply_page(TuiState& st) {
-  auto m = st.reader->take();
+  auto m = st.work.reader->take();
   return m && apply_model(st, std::move(*m));
 }
 
 bool apply_model(TuiState& st, PageModel m) {
   announce_alerts(st, m.alerts);  // told once, whatever else the model brings
   if (!m.error.empty()) {
-    if (m.generation != st.read_generation) return false;
+    if (m.generation != st.work.read_generation) return false;
     set_status(st, "reading the cache failed: " + sanitize_text(m.error), StatusLevel::Error);
     return true;
   }
-  if (m.generation == st.read_generation) st.read_version = m.data_version;
+  if (m.generation == st.work.read_generation) st.work.read_version = m.data_version;
   if (!m.preemption_news.empty())
     set_status(st, sanitize_text(m.preemption_news), StatusLevel::Error);
-  if (m.generation != st.read_generation) return !m.preemption_news.empty() || !m.alerts.empty();
-  st.sync = std::move(m.sync);
+  if (m.generation != st.work.read_generation)
+    return !m.preemption_news.empty() || !m.alerts.empty();
+  st.work.sync = std::move(m.sync);
   if (!m.loaded) return true;
-  st.pane_data = std::move(m.data);
-  st.pane_data_frame = std::move(m.frame);
+  st.shown.data = std::move(m.data);
+  st.shown.frame = std::move(m.frame);
   if (!m.table) return true;
-  st.page = std::move(m.page);
+  st.table.page = std::move(m.page);
   auto& c = st.top().cursor;
   c.selected = m.cursor.selected;
   c.first = m.cursor.first;

@@ -42,9 +42,11 @@ std::shared_ptr<TuiServices> make_services(AppContext& ctx, Terminal& term, TuiS
   };
   if (alerts.empty()) return s;
   auto bell = [&st] {
-    if (st.live) (void)!::write(STDOUT_FILENO, "\a", 1);
+    if (st.work.live) (void)!::write(STDOUT_FILENO, "\a", 1);
   };
-  auto failed = [&st](std::string line) { st.events.post(StatusMessage{line, true, "alert"}); };
+  auto failed = [&st](std::string line) {
+    st.work.events.post(StatusMessage{line, true, "alert"});
+  };
   s->alerts = std::make_unique<AlertNotifier>(std::move(alerts), s->child_env, bell, failed);
   return s;
 }
@@ -81,7 +83,7 @@ void open_tensorboard(TuiState& st) {
                         fmt::format("{}/{} has no working directory", job, id));
     return (*run)->workdir;
   };
-  st.local->submit_read(read, [&st, program = *program](const Result<std::string>& dir) {
+  st.work.local->submit_read(read, [&st, program = *program](const Result<std::string>& dir) {
     if (!dir)
       return set_status(st, "TensorBoard: " + sanitize_text(dir.error().message),
                         StatusLevel::Error);

@@ -28,7 +28,7 @@ struct TuiServices {
 };
 
 /// The services of a TUI on `term`; alerts as config.json's `alerts` say (none when it has
-/// none). A command's failure comes back as a status message through `st.events`.
+/// none). A command's failure comes back as a status message through `st.work.events`.
 std::shared_ptr<TuiServices> make_services(AppContext& ctx, Terminal& term, TuiState& st,
                                            AlertConfig alerts);
 

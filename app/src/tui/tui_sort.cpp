@@ -52,13 +52,13 @@ std::string sortable_list(const TablePage& p) {
 // The sortable columns on screen: `o` passing over one that wide mode or the column chooser
 // hides would sort by what the user cannot see.
 std::vector<std::string> shown_sortable(const TuiState& st) {
-  const auto& p = st.page;
+  const auto& p = st.table.page;
   std::vector<std::string> out;
   for (const auto& id : p.sortable) {
     auto at = std::find(p.column_ids.begin(), p.column_ids.end(), id);
     auto i = static_cast<size_t>(at - p.column_ids.begin());
     bool wide_only = i < p.wide_only.size() && p.wide_only[i];
-    if (column_shown(st.columns, focused_pane(st).name(), id, wide_only)) out.push_back(id);
+    if (column_shown(st.table.columns, focused_pane(st).name(), id, wide_only)) out.push_back(id);
   }
   return out;
 }
@@ -86,13 +86,13 @@ void sort_command(TuiState& st, const std::string& args) {
   std::string name, direction, extra;
   in >> name >> direction >> extra;
   auto usage = [&](const std::string& why) {
-    set_status(
-        st,
-        fmt::format("{}: :sort COLUMN [asc|desc], COLUMN one of {}", why, sortable_list(st.page)),
-        StatusLevel::Error);
+    set_status(st,
+               fmt::format("{}: :sort COLUMN [asc|desc], COLUMN one of {}", why,
+                           sortable_list(st.table.page)),
+               StatusLevel::Error);
   };
   if (name.empty()) return usage("which column?");
-  auto id = column_named(st.page, name);
+  auto id = column_named(st.table.page, name);
   if (id.empty()) return usage(fmt::format("no column '{}' here", sanitize_text(name)));
   direction = ascii_lowercase(direction);
   if (!extra.empty() || (direction != "" && direction != "asc" && direction != "desc"))

@@ -142,13 +142,8 @@ struct HelpScroll {
   size_t per_page = 0;  ///< lines one screen shows
 };
 
-struct TuiState {
-  TuiOptions options;
-  Panes panes;  ///< one of each pane, with its own state
-  std::vector<Frame> stack;
-  NavHistory history;             ///< the stacks shown before (`[`) and after (`]`)
-  std::vector<Binding> bindings;  ///< the keymap with config.json's `keys` applied
-  HelpScroll help;                ///< where the help is scrolled to
+/// What the open prompt, form, confirmation or help holds: one at a time, over every pane.
+struct ModalState {
   Mode mode = Mode::Normal;
   LineEdit input;
   std::optional<Form> form;
@@ -159,57 +154,87 @@ struct TuiState {
   std::function<Result<void>(const std::string& path)> edit_file;
   std::optional<DialogVm> confirm;
   std::function<void()> on_confirm;
-  StatusBarVm status;
-  StatusTrack status_track;
+  HelpScroll help;  ///< where the help is scrolled to
+};
+
+/// What the status line knows beside its message: where the message came from and how fresh
+/// the data on screen is.
+struct StatusNotes {
+  StatusTrack track;
   /// The action of the key being handled (`stop`, `:submit`), for the status message's origin.
   std::string action_label;
-  /// Reads the store's PRAGMA data_version (set by the Tui; -1 when unknown).
-  std::function<int64_t()> read_data_version;
   std::optional<Timestamp> data_time;
-  std::string sync_error;  ///< the focused Batch account's last poll failure (empty: none)
-  TablePage page;          ///< the focused table pane's visible rows
-  RowMarks marks;          ///< rows marked with Space (in one frame)
-  ColumnChoice columns;    ///< wide mode and the columns hidden, for the session
-  int body_height = 10;    ///< table rows that fit, from the last draw
-  Rect pane_body;          ///< the focused pane's inside at the last draw (where clicks land)
-  EventQueue events;       ///< workers (the GPU sampler, pollers) wake the loop through its fd
-  /// Reads the store for the UI thread (after `events`, which it posts to); none when its
-  /// connection could not be opened: the UI thread reads itself.
+  std::string sync_error;       ///< the focused Batch account's last poll failure (empty: none)
+  PreemptionWatch preemptions;  ///< what the status line last said of preemptions
+};
+
+/// The focused table pane's rows as the last draw laid them out.
+struct TableState {
+  TablePage page;        ///< the visible rows
+  RowMarks marks;        ///< rows marked with Space (in one frame)
+  ColumnChoice columns;  ///< wide mode and the columns hidden, for the session
+  int body_height = 10;  ///< table rows that fit, from the last draw
+  Rect pane_body;        ///< the pane's inside at the last draw (where clicks land)
+};
+
+/// The focused pane's data read off the UI thread (Detail, GPUs), and the frame it is for.
+struct ShownPaneData {
+  std::shared_ptr<const PaneData> data;
+  std::string frame;  ///< frame_key() of the frame it was read for
+};
+
+/// The threads that work for the UI and what the UI last took from them. `events` comes first:
+/// every worker posts to it, so the workers are destroyed, and joined, before it.
+struct TuiWork {
+  EventQueue events;  ///< workers (the GPU sampler, pollers) wake the loop through its fd
+  /// Reads the store for the UI thread; none when its connection could not be opened: the UI
+  /// thread reads itself.
   std::unique_ptr<TuiReader> reader;
   uint64_t read_generation = 0;  ///< of the latest request to the reader
   SyncFacts sync;                ///< the sync facts of the model on screen
   int64_t read_version = -1;     ///< the reader's data_version when it read the model on screen
-  /// Works out the watched Batch accounts' costs (after `events`, which it posts to); none
-  /// when its connection could not be opened.
+  /// Reads the store's PRAGMA data_version (set by the Tui; -1 when unknown).
+  std::function<int64_t()> read_data_version;
+  std::chrono::steady_clock::time_point last_reload{};
+  int64_t data_version = -1;  ///< PRAGMA data_version at the last reload
+  /// Works out the watched Batch accounts' costs; none when its connection could not be opened.
   std::unique_ptr<CostWatcher> costs;
   std::shared_ptr<const CostSnapshot> cost_view;  ///< the costs on screen; null: none yet
-  std::shared_ptr<const PaneData> pane_data;      ///< the focused pane's data (Detail, GPUs)
-  std::string pane_data_frame;                    ///< frame_key() of the frame it was read for
-  /// The local engine's thread: scheduling passes and local actions (after `events`, which it
-  /// posts to).
+  /// The local engine's thread: scheduling passes and local actions.
   std::unique_ptr<LocalWorker> local;
   bool run_form_pending = false;  ///< the run form's submit is with the worker
   std::unique_ptr<GpuMonitor> gpus;
-  /// Batch accounts' pollers by account, started when first shown (after `events`: they post
-  /// to it, so they are destroyed, and joined, first).
+  /// Batch accounts' pollers by account, started when first shown.
   std::map<std::string, std::unique_ptr<BatchPoller>> pollers;
   bool live = false;  ///< an interactive loop runs (headless frames never poll)
+  /// Batch accounts' action workers by account.
+  std::map<std::string, std::unique_ptr<CommandRunner>> runners;
+  /// The plugin commands' worker, made on the first.
+  std::unique_ptr<PluginRunner> plugins;
+  /// The storage worker (listings, transfers, blob tails), made on first use.
+  std::unique_ptr<StorageRunner> storage;
+};
+
+/// What the panes share: the frames on screen and in history, the keys, the modal layer, the
+/// status line, the focused table, the marks that span panes, and the workers.
+struct TuiState {
+  TuiOptions options;
+  Panes panes;  ///< one of each pane, with its own state
+  std::vector<Frame> stack;
+  NavHistory history;             ///< the stacks shown before (`[`) and after (`]`)
+  std::vector<Binding> bindings;  ///< the keymap with config.json's `keys` applied
+  ModalState modal;
+  StatusBarVm status;
+  StatusNotes notes;
+  TableState table;
+  ShownPaneData shown;
   /// Pinned jobs by account: their running tasks' logs are followed (metrics stay live).
   PinnedJobs pinned;
   CompareSet compare;  ///< runs marked with `v` in any pane, job and account
-  /// Batch accounts' action workers by account (after `events`, which they post to).
-  std::map<std::string, std::unique_ptr<CommandRunner>> runners;
-  /// The plugin commands' worker, made on the first (after `events`, which it posts to).
-  std::unique_ptr<PluginRunner> plugins;
-  /// The storage worker (listings, transfers, blob tails), made on first use (after `events`,
-  /// which it posts to).
-  std::unique_ptr<StorageRunner> storage;
-  std::chrono::steady_clock::time_point last_reload{};
-  int64_t data_version = -1;    ///< PRAGMA data_version at the last reload
-  PreemptionWatch preemptions;  ///< what the status line last said of preemptions
   bool quit = false;
+  TuiWork work;
   /// The terminal handed to ssh, alerts' bell and commands, TensorBoard (tui_services.hpp); set
-  /// by the Tui, last so it goes first (its workers post to `events`).
+  /// by the Tui, after `work` so it goes first (its workers post to `work.events`).
   std::shared_ptr<TuiServices> services;
 
   Frame& top() { return stack.back(); }
@@ -320,8 +345,8 @@ void save_log_command(AppContext& ctx, TuiState& st, const std::string& path);
 /// The pane data read for the focused frame when it is a `T`; none before it arrives.
 template <typename T>
 const T* shown_data(const TuiState& st) {
-  if (st.pane_data_frame != frame_key(st.stack.back())) return nullptr;
-  return dynamic_cast<const T*>(st.pane_data.get());
+  if (st.shown.frame != frame_key(st.stack.back())) return nullptr;
+  return dynamic_cast<const T*>(st.shown.data.get());
 }
 
 /// GPUs (tui_gpus.cpp).
@@ -392,7 +417,7 @@ SyncFacts read_sync_facts(AppContext& ctx, const TuiState& st);
 std::string pool_health(const Pool& p, const std::map<NodeState, int64_t>& nodes);
 
 /// Sweep (tui_sweep.cpp).
-/// Loads the job's runs when the store or the job changed, then fills `st.page`.
+/// Loads the job's runs when the store or the job changed, then fills `st.table.page`.
 void refresh_sweep(AppContext& ctx, TuiState& st);
 /// The user's sweep choices, for the reader.
 std::shared_ptr<const PaneData> sweep_choice(const TuiState& st);

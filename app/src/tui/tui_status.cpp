@@ -7,7 +7,7 @@ namespace trainyard {
 namespace {
 
 int64_t current_version(const TuiState& st) {
-  return st.read_data_version ? st.read_data_version() : -1;
+  return st.work.read_data_version ? st.work.read_data_version() : -1;
 }
 
 }  // namespace
@@ -21,7 +21,7 @@ void set_status_from(TuiState& st, std::string origin, std::string msg, StatusLe
   st.status.level = level;
   st.status.origin = std::move(origin);
   st.status.message_stale = false;
-  st.status_track = {frame_key(st.top()), current_version(st), st.top().account != kLocalAccount};
+  st.notes.track = {frame_key(st.top()), current_version(st), st.top().account != kLocalAccount};
 }
 
 std::string status_origin(const TuiState& st, bool with_action) {
@@ -29,7 +29,8 @@ std::string status_origin(const TuiState& st, bool with_action) {
   const auto& focused = focused_pane(st);
   std::string pane = focused.label();
   if (f.account != kLocalAccount && focused.per_account()) pane = f.account + " " + pane;
-  return !with_action || st.action_label.empty() ? pane : pane + " · " + st.action_label;
+  return !with_action || st.notes.action_label.empty() ? pane
+                                                       : pane + " · " + st.notes.action_label;
 }
 
 std::string action_name(const Pane& pane, Action a) {
@@ -50,15 +51,15 @@ std::string frame_key(const Frame& f) {
 void age_status(TuiState& st) {
   auto& s = st.status;
   if (s.message.empty() || s.origin.empty()) return;
-  bool moved = st.status_track.frame != frame_key(st.top());
+  bool moved = st.notes.track.frame != frame_key(st.top());
   if (moved && s.level == StatusLevel::Info) {
     s.message.clear();
     s.origin.clear();
     return;
   }
   if (s.message_stale) return;
-  int64_t version = st.status_track.polled ? current_version(st) : -1;
-  auto then = st.status_track.data_version;
+  int64_t version = st.notes.track.polled ? current_version(st) : -1;
+  auto then = st.notes.track.data_version;
   bool newer_data = version != -1 && then != -1 && version != then;
   s.message_stale = moved || newer_data;
 }

@@ -8,29 +8,6 @@
 namespace trainyard {
 namespace {
 
-// The kind of entity a row of `v` is (`pool`, `task`); empty: its rows have no JSON.
-std::string row_kind(View v) {
-  switch (v) {
-    case View::Accounts:
-      return "account";
-    case View::Pools:
-      return "pool";
-    case View::Nodes:
-      return "node";
-    case View::Jobs:
-      return "job";
-    case View::Tasks:
-    case View::Sweep:
-      return "task";
-    case View::AllJobs:
-      return "job";
-    case View::AllPools:
-      return "pool";
-    default:
-      return "";
-  }
-}
-
 void push_sub_pane(AppContext& ctx, TuiState& st, Frame next) {
   next.cursor = {};
   st.stack.push_back(std::move(next));
@@ -40,13 +17,13 @@ void push_sub_pane(AppContext& ctx, TuiState& st, Frame next) {
 }  // namespace
 
 void toggle_wide(TuiState& st) {
-  st.columns.wide = !st.columns.wide;
-  set_status(st, st.columns.wide ? "wide mode on: more columns (W: off)" : "wide mode off");
+  st.table.columns.wide = !st.table.columns.wide;
+  set_status(st, st.table.columns.wide ? "wide mode on: more columns (W: off)" : "wide mode off");
 }
 
 void open_column_chooser(AppContext& ctx, TuiState& st) {
   auto& pane = focused_pane(st);
-  if (!pane.is_table() || st.page.column_ids.empty())
+  if (!pane.is_table() || st.table.page.column_ids.empty())
     return set_status(st, "this pane's columns are fixed");
   Frame next = st.top();
   next.view = View::Columns;
@@ -55,21 +32,16 @@ void open_column_chooser(AppContext& ctx, TuiState& st) {
 }
 
 void open_entity_json(AppContext& ctx, TuiState& st) {
-  const View view = st.top().view;
-  auto kind = row_kind(view);
+  const auto& pane = focused_pane(st);
+  auto kind = pane.row_kind();
   auto key = selected_key(st);
   if (kind.empty())
     return set_status(st, "y shows a pool, node, job, task or account: this pane lists none");
   if (!key) return set_status(st, "no row selected");
   Frame next = st.top();
   next.view = View::Json;
-  std::string id = *key;
-  // The all-accounts panes' rows are `account/id`: the JSON is that account's entity.
-  if (view == View::AllJobs || view == View::AllPools) {
-    auto slash = key->find('/');
-    next.account = key->substr(0, slash);
-    id = slash == std::string::npos ? "" : key->substr(slash + 1);
-  }
+  auto [account, id] = pane.row_entity(st.top(), *key);
+  next.account = account;
   next.entity = kind + "/" + id;
   push_sub_pane(ctx, st, std::move(next));
 }

@@ -57,33 +57,35 @@ void add_run_cells(TableRow& row, const SweepMetric& m, const SweepRow& r, bool 
 void load_page(AppContext& ctx, TuiState& st) {
   auto& c = st.top().cursor;
   auto& pane = focused_pane(st);
-  int rows = std::max(1, st.body_height);
-  st.page = pane.load(ctx, st, c.first, rows);
-  if (st.page.total && c.selected >= st.page.total) c.selected = st.page.total - 1;
-  auto first = scroll_to_show(c.selected, c.first, rows, st.page.total);
+  int rows = std::max(1, st.table.body_height);
+  st.table.page = pane.load(ctx, st, c.first, rows);
+  if (st.table.page.total && c.selected >= st.table.page.total)
+    c.selected = st.table.page.total - 1;
+  auto first = scroll_to_show(c.selected, c.first, rows, st.table.page.total);
   if (first == c.first) return;
   c.first = first;
-  st.page = pane.load(ctx, st, c.first, rows);
+  st.table.page = pane.load(ctx, st, c.first, rows);
 }
 
 TableVm page_table_vm(const TuiState& st, const std::string& empty_text) {
   const auto& cursor = st.stack.back().cursor;
   TableVm vm;
-  vm.columns = st.page.columns;
-  vm.rows = st.page.rows;
+  vm.columns = st.table.page.columns;
+  vm.rows = st.table.page.rows;
   vm.first_row = cursor.first;
-  vm.total_rows = st.page.total;
-  if (st.page.total) vm.selected = cursor.selected;
+  vm.total_rows = st.table.page.total;
+  if (st.table.page.total) vm.selected = cursor.selected;
   vm.empty_text = cursor.filter.empty() ? empty_text : "no rows match the filter";
-  choose_columns(vm, st.page, st.columns, focused_pane(st).name());
-  show_marks(vm, st.page.keys, st);
+  choose_columns(vm, st.table.page, st.table.columns, focused_pane(st).name());
+  show_marks(vm, st.table.page.keys, st);
   return vm;
 }
 
 std::optional<std::string> selected_key(const TuiState& st) {
   const auto& c = st.stack.back().cursor;
-  if (c.selected < c.first || c.selected - c.first >= st.page.keys.size()) return std::nullopt;
-  return st.page.keys[c.selected - c.first];
+  if (c.selected < c.first || c.selected - c.first >= st.table.page.keys.size())
+    return std::nullopt;
+  return st.table.page.keys[c.selected - c.first];
 }
 
 std::optional<std::string> Pane::selected_task(const TuiState& st) const {
@@ -96,8 +98,8 @@ void Pane::refresh(AppContext& ctx, TuiState& st) {
 }
 
 void show_pane_data(TuiState& st, std::shared_ptr<const PaneData> data) {
-  st.pane_data = std::move(data);
-  st.pane_data_frame = frame_key(st.top());
+  st.shown.data = std::move(data);
+  st.shown.frame = frame_key(st.top());
 }
 
 TablePage Pane::load(AppContext&, TuiState&, size_t, int) {

@@ -33,12 +33,12 @@ std::optional<azure::AccountConfig> account_config(AppContext& ctx, TuiState& st
 CommandRunner* runner_for(AppContext& ctx, TuiState& st, bool change) {
   auto config = account_config(ctx, st, change);
   if (!config) return nullptr;
-  auto& slot = st.runners[config->name];
+  auto& slot = st.work.runners[config->name];
   if (!slot) {
     const Clock& clock = ctx.clock;
     slot = std::make_unique<CommandRunner>(
         ctx.data_dir, [cfg = *config, &clock] { return open_batch_client(cfg, clock); },
-        [q = &st.events](StatusMessage m) { q->post(std::move(m)); });
+        [q = &st.work.events](StatusMessage m) { q->post(std::move(m)); });
   }
   return slot.get();
 }
@@ -84,9 +84,9 @@ void queue_action(AppContext& ctx, TuiState& st, BatchAction action, BatchReply 
 void confirm_then(AppContext& ctx, TuiState& st, std::string title, std::string question,
                   BatchAction action) {
   if (!account_writable(ctx, st)) return;
-  st.confirm = DialogVm{std::move(title), std::move(question)};
-  st.on_confirm = [&ctx, &st, action = std::move(action)] { queue_action(ctx, st, action); };
-  st.mode = Mode::Confirm;
+  st.modal.confirm = DialogVm{std::move(title), std::move(question)};
+  st.modal.on_confirm = [&ctx, &st, action = std::move(action)] { queue_action(ctx, st, action); };
+  st.modal.mode = Mode::Confirm;
 }
 
 FormChange form_change(AppContext& ctx, BatchAction action) {
@@ -100,10 +100,10 @@ FormChange refused_change(std::string what, Error error) {
 }
 
 void open_form(TuiState& st, Form form, std::function<void(const Form&)> on_submit) {
-  st.form = std::move(form);
-  st.on_form_submit = std::move(on_submit);
-  st.form_hooks = {};
-  st.mode = Mode::Form;
+  st.modal.form = std::move(form);
+  st.modal.on_form_submit = std::move(on_submit);
+  st.modal.form_hooks = {};
+  st.modal.mode = Mode::Form;
 }
 
 }  // namespace trainyard

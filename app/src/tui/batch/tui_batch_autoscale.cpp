@@ -25,8 +25,8 @@ std::vector<std::string> result_lines(const std::string& results) {
 // Shown only while the evaluated form is still the one open: the user may have moved on.
 void show_evaluation(TuiState& st, const std::string& title, const Result<std::string>& r,
                      const azure::AutoScaleEvaluation& eval) {
-  if (st.mode != Mode::Form || !st.form || st.form->title != title) return;
-  auto& form = *st.form;
+  if (st.modal.mode != Mode::Form || !st.modal.form || st.modal.form->title != title) return;
+  auto& form = *st.modal.form;
   form.clear_errors();
   form.note.clear();
   if (!r) {
@@ -96,7 +96,7 @@ void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool)
       false,
       [&ctx, &st, pool, current](const Result<std::string>& r) {
         // A key pressed meanwhile opened something else: that stays.
-        if (r && st.mode == Mode::Normal) show_autoscale_form(ctx, st, pool, *current);
+        if (r && st.modal.mode == Mode::Normal) show_autoscale_form(ctx, st, pool, *current);
       });
 }
 

@@ -10,10 +10,10 @@ namespace {
 // (then the status bar alone says it).
 void reopen_with_error(AppContext& ctx, TuiState& st, const Form& form, const BatchForm& spec,
                        const Error& error, const std::string& draft) {
-  if (st.mode != Mode::Normal) return;
+  if (st.modal.mode != Mode::Normal) return;
   open_batch_form(ctx, st, form, spec);
-  st.form->show_error(azure::property_at_fault(error), service_error_text(error.message));
-  st.form_hooks.draft = draft;
+  st.modal.form->show_error(azure::property_at_fault(error), service_error_text(error.message));
+  st.modal.form_hooks.draft = draft;
 }
 
 // `draft`: the edited request this change came from ("" for the form's own).
@@ -58,7 +58,7 @@ void open_batch_form(AppContext& ctx, TuiState& st, Form form, BatchForm spec) {
   open_form(st, std::move(form), [&ctx, &st, spec](const Form& f) {
     send_form_change(ctx, st, f, spec, spec.change(f), "");
   });
-  st.form_hooks = hooks_for(ctx, st, spec);
+  st.modal.form_hooks = hooks_for(ctx, st, spec);
 }
 
 }  // namespace trainyard

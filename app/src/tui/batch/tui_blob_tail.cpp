@@ -59,7 +59,7 @@ void submit_read(TuiState& st, BlobTail& tail) {
   tail.reading = true;
   tail.last_read = std::chrono::steady_clock::now();
   auto found = std::make_shared<TailRead>();
-  st.storage->submit(
+  st.work.storage->submit(
       tail.blob.storage, "read " + tail.blob.container + "/" + tail.blob.blob,
       [copy = tail, found](azure::BlobClient& c) -> Result<std::string> {
         auto r = read_tail(c, copy);
@@ -109,7 +109,7 @@ void start_blob_tail(AppContext& ctx, TuiState& st, BlobTail& tail, BlobRef blob
 }
 
 void step_blob_tail(TuiState& st, BlobTail& tail, bool follow) {
-  if (!st.storage || tail.reading || tail.path.empty()) return;
+  if (!st.work.storage || tail.reading || tail.path.empty()) return;
   bool due = tail.more || (follow && std::chrono::steady_clock::now() - tail.last_read >=
                                          std::chrono::seconds(1));
   if (due) submit_read(st, tail);

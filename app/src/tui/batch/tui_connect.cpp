@@ -39,7 +39,7 @@ void run_ssh(TuiState& st, const azure::RemoteLogin& at, const std::string& user
   auto line = code ? fmt::format("ssh to node {} ended (exit {})", node, *code)
                    : "ssh: " + code.error().message;
   // After the action's own outcome, which its worker posted first.
-  st.events.post(StatusMessage{sanitize_text(line), !code || *code != 0, "connect"});
+  st.work.events.post(StatusMessage{sanitize_text(line), !code || *code != 0, "connect"});
 }
 
 void start_connect(AppContext& ctx, TuiState& st, const std::string& pool, const std::string& node,

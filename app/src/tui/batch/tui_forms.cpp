@@ -34,58 +34,58 @@ Result<std::string> write_temp(const std::string& name, const std::string& text)
 Result<std::string> edit_in_editor(TuiState& st, const std::string& name, const std::string& text) {
   auto path = write_temp(name, text);
   if (!path) return path.error();
-  auto edited = st.edit_file(*path);
+  auto edited = st.modal.edit_file(*path);
   auto out = edited ? read_whole_file(*path) : Result<std::string>(edited.error());
   std::remove(path->c_str());
   return out;
 }
 
 void edit_form_request(TuiState& st) {
-  auto& hooks = st.form_hooks;
-  if (!hooks.to_json || !hooks.send_json || !st.edit_file) return;
-  std::string text = hooks.draft.empty() ? hooks.to_json(*st.form) : hooks.draft;
+  auto& hooks = st.modal.form_hooks;
+  if (!hooks.to_json || !hooks.send_json || !st.modal.edit_file) return;
+  std::string text = hooks.draft.empty() ? hooks.to_json(*st.modal.form) : hooks.draft;
   auto edited = edit_in_editor(st, hooks.json_name, text);
   if (!edited) {
-    st.form->clear_errors();
-    st.form->error = sanitize_text(edited.error().message) + ": nothing sent";
+    st.modal.form->clear_errors();
+    st.modal.form->error = sanitize_text(edited.error().message) + ": nothing sent";
     return;
   }
   if (edited->find_first_not_of(" \t\r\n") == std::string::npos) {
-    st.form->clear_errors();
-    st.form->error = "the editor left " + hooks.json_name + " empty: nothing sent";
+    st.modal.form->clear_errors();
+    st.modal.form->error = "the editor left " + hooks.json_name + " empty: nothing sent";
     return;
   }
   // A copy: sending closes the form, which drops the hooks (and the one running).
   auto send = hooks.send_json;
-  Form form = *st.form;
+  Form form = *st.modal.form;
   auto sent = send(*edited, form);
   if (sent) return;
   // The check failed: nothing was sent; the next ^O opens this text again.
-  st.form_hooks.draft = *edited;
-  st.form->clear_errors();
-  st.form->error = sanitize_text(sent.error().message) + " · ^O edits it again";
+  st.modal.form_hooks.draft = *edited;
+  st.modal.form->clear_errors();
+  st.modal.form->error = sanitize_text(sent.error().message) + " · ^O edits it again";
 }
 
 }  // namespace
 
 bool handle_form_hook_key(TuiState& st, const KeyEvent& key) {
-  if (key.key != Key::Char || !key.ctrl || !st.form) return false;
-  if (key.ch == 'o' && st.form_hooks.to_json) {
+  if (key.key != Key::Char || !key.ctrl || !st.modal.form) return false;
+  if (key.ch == 'o' && st.modal.form_hooks.to_json) {
     edit_form_request(st);
     return true;
   }
-  if (key.ch == 't' && st.form_hooks.evaluate) {
-    st.form_hooks.evaluate(*st.form);
+  if (key.ch == 't' && st.modal.form_hooks.evaluate) {
+    st.modal.form_hooks.evaluate(*st.modal.form);
     return true;
   }
   return false;
 }
 
 void close_form(TuiState& st) {
-  st.form.reset();
-  st.on_form_submit = nullptr;
-  st.form_hooks = {};
-  if (st.mode == Mode::Form) st.mode = Mode::Normal;
+  st.modal.form.reset();
+  st.modal.on_form_submit = nullptr;
+  st.modal.form_hooks = {};
+  if (st.modal.mode == Mode::Form) st.modal.mode = Mode::Normal;
 }
 
 Result<std::string> read_whole_file(const std::string& path) {

@@ -72,8 +72,8 @@ void apply_selected(const std::string& pane, const std::string& key, Frame& f) {
 
 const TableRow* selected_row(const TuiState& st) {
   const auto& c = st.stack.back().cursor;
-  if (c.selected < c.first || c.selected - c.first >= st.page.rows.size()) return nullptr;
-  return &st.page.rows[c.selected - c.first];
+  if (c.selected < c.first || c.selected - c.first >= st.table.page.rows.size()) return nullptr;
+  return &st.table.page.rows[c.selected - c.first];
 }
 
 }  // namespace
@@ -91,8 +91,8 @@ std::vector<std::string> plugin_environment(const AppContext& ctx, const TuiStat
                                     {"NODE", f.node}})
     env.push_back(std::string(name) + "=" + value);
   const TableRow* row = key ? selected_row(st) : nullptr;
-  for (size_t i = 0; row && i < row->cells.size() && i < st.page.columns.size(); ++i)
-    env.push_back(column_variable(st.page.columns[i].title) + "=" + row->cells[i].text);
+  for (size_t i = 0; row && i < row->cells.size() && i < st.table.page.columns.size(); ++i)
+    env.push_back(column_variable(st.table.page.columns[i].title) + "=" + row->cells[i].text);
   return env;
 }
 
@@ -103,11 +103,12 @@ bool run_plugin_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
     auto k = parse_key_name(p.key);
     if (!k || key_name(*k) != chord) continue;
     if (std::find(p.panes.begin(), p.panes.end(), name) == p.panes.end()) continue;
-    if (!st.plugins) st.plugins = std::make_unique<PluginRunner>([&st] { st.events.post(Wake{}); });
-    st.action_label = p.name;
+    if (!st.work.plugins)
+      st.work.plugins = std::make_unique<PluginRunner>([&st] { st.work.events.post(Wake{}); });
+    st.notes.action_label = p.name;
     auto env = plugin_environment(ctx, st);
     auto limit = std::chrono::milliseconds(static_cast<int64_t>(p.timeout_seconds * 1000));
-    if (!st.plugins->start(p.name, p.command, std::move(env), limit)) {
+    if (!st.work.plugins->start(p.name, p.command, std::move(env), limit)) {
       set_status(st, fmt::format("{}: the last plugin is still running", p.name),
                  StatusLevel::Error);
       return true;

@@ -104,8 +104,8 @@ std::string preemption_news(AppContext& ctx, const std::vector<std::string>& pol
 
 void announce_preemptions(AppContext& ctx, TuiState& st) {
   std::vector<std::string> polled;
-  for (const auto& entry : st.pollers) polled.push_back(entry.first);
-  auto message = preemption_news(ctx, polled, st.top().account, st.preemptions);
+  for (const auto& entry : st.work.pollers) polled.push_back(entry.first);
+  auto message = preemption_news(ctx, polled, st.top().account, st.notes.preemptions);
   if (!message.empty()) set_status(st, sanitize_text(message), StatusLevel::Error);
 }
 

@@ -45,11 +45,11 @@ Msg check_wall_clock(const std::string& v) {
 
 // The form stays open until the worker answers, so a refused run keeps what the user typed.
 void run_form_submitted(TuiState& st, const Result<std::string>& r) {
-  st.run_form_pending = false;
-  bool open = st.mode == Mode::Form && st.form && !st.on_form_submit;
+  st.work.run_form_pending = false;
+  bool open = st.modal.mode == Mode::Form && st.modal.form && !st.modal.on_form_submit;
   if (!r && open) {
-    st.form->clear_errors();
-    st.form->error = r.error().message;
+    st.modal.form->clear_errors();
+    st.modal.form->error = r.error().message;
     return;
   }
   set_status(st, r ? *r : r.error().message, r ? StatusLevel::Ok : StatusLevel::Error);
@@ -58,8 +58,8 @@ void run_form_submitted(TuiState& st, const Result<std::string>& r) {
 }
 
 void queue_runs(TuiState& st, std::vector<SubmitRequest> requests, std::optional<Job> job) {
-  st.run_form_pending = true;
-  st.local->submit(
+  st.work.run_form_pending = true;
+  st.work.local->submit(
       [requests = std::move(requests), job](LocalEngine& e) -> Result<std::string> {
         auto done = e.submit_all(requests, job);
         if (!done) return done.error();
@@ -86,14 +86,14 @@ nlohmann::json run_request(const Form& f, Timestamp now) {
 
 // Checked as a task file is (line and column on error); nothing is queued unless it passes.
 Result<void> send_run_json(TuiState& st, const std::string& text, const Form& f) {
-  if (st.run_form_pending) return make_error(ErrorKind::Conflict, "the run is being queued");
+  if (st.work.run_form_pending) return make_error(ErrorKind::Conflict, "the run is being queued");
   spec::BatchJsonOptions options;
   options.job_id = f.value("Job");
   auto spec = spec::parse_batch_json("run.json", text, options);
   if (!spec) return spec.error();
   auto requests = local_requests(*spec, f.value("Directory"), current_environment());
   if (!requests) return requests.error();
-  st.form_hooks.draft = text;  // a refusal from the engine reopens this text with ^O
+  st.modal.form_hooks.draft = text;  // a refusal from the engine reopens this text with ^O
   queue_runs(st, std::move(*requests), local_job(*spec));
   return {};
 }
@@ -101,8 +101,8 @@ Result<void> send_run_json(TuiState& st, const std::string& text, const Form& f)
 }  // namespace
 
 void submit_run_form(TuiState& st) {
-  if (st.run_form_pending) return;  // Enter twice must not queue the run twice
-  const Form& f = *st.form;
+  if (st.work.run_form_pending) return;  // Enter twice must not queue the run twice
+  const Form& f = *st.modal.form;
   SubmitRequest req;
   req.command_line = f.value("Command");
   req.job = f.value("Job");
@@ -140,17 +140,17 @@ void open_run_form(AppContext& ctx, TuiState& st) {
   f.add("Instances", "1", "instances of a multi-instance run",
         [](const std::string& v) { return positive_int(v) ? Msg() : Msg("a whole number >= 1"); });
   f.keys_hint = "^O edit JSON";
-  st.form = std::move(f);
-  st.on_form_submit = nullptr;
-  st.form_hooks = {};
-  st.form_hooks.json_name = "run.json";
-  st.form_hooks.to_json = [&clock = ctx.clock](const Form& form) {
+  st.modal.form = std::move(f);
+  st.modal.on_form_submit = nullptr;
+  st.modal.form_hooks = {};
+  st.modal.form_hooks.json_name = "run.json";
+  st.modal.form_hooks.to_json = [&clock = ctx.clock](const Form& form) {
     return run_request(form, clock.now()).dump(2) + "\n";
   };
-  st.form_hooks.send_json = [&st](const std::string& text, const Form& form) {
+  st.modal.form_hooks.send_json = [&st](const std::string& text, const Form& form) {
     return send_run_json(st, text, form);
   };
-  st.mode = Mode::Form;
+  st.modal.mode = Mode::Form;
 }
 
 }  // namespace trainyard

@@ -61,15 +61,15 @@ void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec
 }
 
 void load_and_preview(AppContext& ctx, TuiState& st, const std::string& path) {
-  st.mode = Mode::Normal;
+  st.modal.mode = Mode::Normal;
   auto specs = spec::load_job_specs(path, st.top().account == kLocalAccount
                                               ? local_load_options(ctx.data_dir)
                                               : spec::LoadOptions{});
   if (!specs) return set_status(st, specs.error().message, StatusLevel::Error);
-  st.confirm = DialogVm{"Submit " + fs::path(path).filename().string(),
-                        preview_text(*specs, st.top().account)};
-  st.on_confirm = [&ctx, &st, loaded = std::move(*specs)] { submit_specs(ctx, st, loaded); };
-  st.mode = Mode::Confirm;
+  st.modal.confirm = DialogVm{"Submit " + fs::path(path).filename().string(),
+                              preview_text(*specs, st.top().account)};
+  st.modal.on_confirm = [&ctx, &st, loaded = std::move(*specs)] { submit_specs(ctx, st, loaded); };
+  st.modal.mode = Mode::Confirm;
 }
 
 }  // namespace
@@ -90,20 +90,20 @@ std::vector<std::string> path_candidates(const std::string& text) {
 void open_submit_prompt(AppContext& ctx, TuiState& st) {
   if (st.top().account != kLocalAccount && !account_writable(ctx, st)) return;
   std::error_code ec;
-  st.input.set_text(fs::current_path(ec).string() + "/");
-  st.mode = Mode::SubmitPath;
+  st.modal.input.set_text(fs::current_path(ec).string() + "/");
+  st.modal.mode = Mode::SubmitPath;
 }
 
 void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   if (key.key == Key::Tab) {
-    auto [dir, prefix] = split_path(st.input.text());
-    auto common = longest_common_prefix(path_candidates(st.input.text()));
-    if (common.size() > prefix.size()) st.input.set_text(dir + common);
+    auto [dir, prefix] = split_path(st.modal.input.text());
+    auto common = longest_common_prefix(path_candidates(st.modal.input.text()));
+    if (common.size() > prefix.size()) st.modal.input.set_text(dir + common);
     return;
   }
-  auto r = st.input.handle(key);
-  if (r == Reaction::Cancel) st.mode = Mode::Normal;
-  if (r == Reaction::Submit) load_and_preview(ctx, st, st.input.text());
+  auto r = st.modal.input.handle(key);
+  if (r == Reaction::Cancel) st.modal.mode = Mode::Normal;
+  if (r == Reaction::Submit) load_and_preview(ctx, st, st.modal.input.text());
 }
 
 }  // namespace trainyard

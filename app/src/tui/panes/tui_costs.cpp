@@ -69,28 +69,28 @@ std::string finished_text(const AccountCosts& c) {
 }  // namespace
 
 void watch_costs(AppContext& ctx, TuiState& st) {
-  if (!st.costs) return;
+  if (!st.work.costs) return;
   std::set<std::string> accounts;
   if (st.top().account != kLocalAccount) accounts.insert(st.top().account);
-  for (const auto& [account, poller] : st.pollers) accounts.insert(account);
+  for (const auto& [account, poller] : st.work.pollers) accounts.insert(account);
   for (const auto& [account, budget] : ctx.settings.budgets) accounts.insert(account);
   accounts.erase(kLocalAccount);
-  st.costs->watch(std::move(accounts));
+  st.work.costs->watch(std::move(accounts));
 }
 
 bool take_costs(TuiState& st) {
-  if (!st.costs) return false;
-  announce_alerts(st, st.costs->take_alerts());
-  auto snap = st.costs->snapshot();
-  if (!snap || (st.cost_view && st.cost_view->serial == snap->serial)) return false;
-  st.cost_view = std::move(snap);
+  if (!st.work.costs) return false;
+  announce_alerts(st, st.work.costs->take_alerts());
+  auto snap = st.work.costs->snapshot();
+  if (!snap || (st.work.cost_view && st.work.cost_view->serial == snap->serial)) return false;
+  st.work.cost_view = std::move(snap);
   return true;
 }
 
 const AccountCosts* shown_costs(const TuiState& st, const std::string& account) {
-  if (!st.cost_view) return nullptr;
-  auto it = st.cost_view->accounts.find(account);
-  return it == st.cost_view->accounts.end() ? nullptr : &it->second;
+  if (!st.work.cost_view) return nullptr;
+  auto it = st.work.cost_view->accounts.find(account);
+  return it == st.work.cost_view->accounts.end() ? nullptr : &it->second;
 }
 
 std::vector<CostLine> cost_lines(const AccountCosts& c) {
@@ -105,9 +105,9 @@ std::vector<CostLine> cost_lines(const AccountCosts& c) {
 }
 
 std::optional<std::string> idle_billing_warning(const TuiState& st) {
-  if (!st.cost_view) return std::nullopt;
+  if (!st.work.cost_view) return std::nullopt;
   std::vector<std::string> parts;
-  for (const auto& [account, c] : st.cost_view->accounts)
+  for (const auto& [account, c] : st.work.cost_view->accounts)
     if (c.idle_nodes() > 0) parts.push_back(account + ": " + idle_text(c));
   if (parts.empty()) return std::nullopt;
   return sanitize_text(fmt::format("{}", fmt::join(parts, "; ")));

@@ -69,8 +69,8 @@ std::shared_ptr<const PaneData> read_gpu_runs(AppContext& ctx) {
 }
 
 void render_gpus(AppContext& ctx, const TuiState& st, Canvas& c, Rect r) {
-  if (!st.gpus) return;
-  auto snap = st.gpus->snapshot();
+  if (!st.work.gpus) return;
+  auto snap = st.work.gpus->snapshot();
   if (!snap->available && snap->latest.empty()) {
     auto msg = snap->last_error.empty() ? std::string("sampling GPUs…") : snap->last_error;
     c.draw_text_truncated(r.x, r.y, "No GPU telemetry: " + msg, Role::StatusError, r.w);

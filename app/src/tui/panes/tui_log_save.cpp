@@ -23,10 +23,10 @@ void save_log_command(AppContext&, TuiState& st, const std::string& path) {
   auto r = save_log_copy(source, path, false);
   if (r || r.error().kind != ErrorKind::Conflict) return report(st, r);
   auto target = std::filesystem::absolute(path).string();
-  st.confirm = DialogVm{"Overwrite file",
-                        fmt::format("{} exists. Replace it with this log?", sanitize_text(target))};
-  st.on_confirm = [&st, source, target] { report(st, save_log_copy(source, target, true)); };
-  st.mode = Mode::Confirm;
+  st.modal.confirm = DialogVm{
+      "Overwrite file", fmt::format("{} exists. Replace it with this log?", sanitize_text(target))};
+  st.modal.on_confirm = [&st, source, target] { report(st, save_log_copy(source, target, true)); };
+  st.modal.mode = Mode::Confirm;
 }
 
 }  // namespace trainyard

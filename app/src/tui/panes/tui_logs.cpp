@@ -200,8 +200,8 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
         set_status(st, "times: a node's files keep none", StatusLevel::Error);
       break;
     case Action::Search:  // a new query; n and N go on with the current one
-      st.mode = Mode::Search;
-      st.input.set_text("");
+      st.modal.mode = Mode::Search;
+      st.modal.input.set_text("");
       break;
     case Action::SearchNext:
       log_search(st, true);

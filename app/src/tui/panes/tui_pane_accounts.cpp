@@ -18,6 +18,7 @@ class AccountsPane : public Pane {
  public:
   std::string label() const override { return "Accounts"; }
   std::string name() const override { return "accounts"; }
+  std::string row_kind() const override { return "account"; }
   std::string title(const Frame&) const override { return "Accounts"; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     return {st.stack.back().account};

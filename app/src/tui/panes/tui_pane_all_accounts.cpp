@@ -109,6 +109,13 @@ class AllAccountsPane : public Pane {
   }
   std::vector<Context> contexts() const override { return {Context::Table, Context::Global}; }
   bool per_account() const override { return false; }
+  std::string row_kind() const override { return jobs() ? "job" : "pool"; }
+  // The rows are `account/id`: the entity is that account's.
+  std::pair<std::string, std::string> row_entity(const Frame&,
+                                                 const std::string& key) const override {
+    auto slash = key.find('/');
+    return {key.substr(0, slash), slash == std::string::npos ? "" : key.substr(slash + 1)};
+  }
   std::optional<Frame> drill(const Frame&, const std::string& key) const override {
     if (key.find('/') == std::string::npos) return std::nullopt;
     return drilled(view_, jobs() ? View::Tasks : View::Nodes, key);

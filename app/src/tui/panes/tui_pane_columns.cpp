@@ -28,7 +28,7 @@ class ColumnsPane : public Pane {
   // The pane below is the one the chooser was opened from, its page still loaded.
   void entered(AppContext&, TuiState& st) override {
     columns_.clear();
-    const auto& p = st.page;
+    const auto& p = st.table.page;
     for (size_t i = 0; i < p.column_ids.size() && i < p.columns.size(); ++i)
       columns_.push_back({p.column_ids[i], p.columns[i].title, p.wide_only[i]});
   }
@@ -47,11 +47,11 @@ class ColumnsPane : public Pane {
     const auto& pane = st.top().entity;
     for (size_t i = first; i < columns_.size() && p.rows.size() < static_cast<size_t>(rows); ++i) {
       const auto& c = columns_[i];
-      bool shown = column_shown(st.columns, pane, c.id, c.wide_only);
+      bool shown = column_shown(st.table.columns, pane, c.id, c.wide_only);
       p.keys.push_back(c.id);
       p.rows.push_back(TableRow{{TableCell{shown ? "[x]" : "[ ]", std::nullopt},
                                  TableCell{c.title, std::nullopt}, TableCell{c.id, Role::Dim},
-                                 TableCell{when_text(c, st.columns.wide), Role::Dim}}});
+                                 TableCell{when_text(c, st.table.columns.wide), Role::Dim}}});
     }
     return p;
   }
@@ -67,13 +67,13 @@ class ColumnsPane : public Pane {
   // Hides or shows column `id`; the last column shown stays.
   void toggle(TuiState& st, const std::string& id) {
     const auto& pane = st.top().entity;
-    auto& hidden = st.columns.hidden[pane];
+    auto& hidden = st.table.columns.hidden[pane];
     if (hidden.erase(id)) return set_status(st, fmt::format("{}: shown", id));
     for (const auto& c : columns_)
-      if (c.id == id && c.wide_only && !st.columns.wide)
+      if (c.id == id && c.wide_only && !st.table.columns.wide)
         return set_status(st, fmt::format("{} shows in wide mode only: W turns it on", id));
     size_t shown = 0;
-    for (const auto& c : columns_) shown += column_shown(st.columns, pane, c.id, c.wide_only);
+    for (const auto& c : columns_) shown += column_shown(st.table.columns, pane, c.id, c.wide_only);
     if (shown <= 1) return set_status(st, "one column stays shown", StatusLevel::Error);
     hidden.insert(id);
     set_status(st, fmt::format("{}: hidden", id));

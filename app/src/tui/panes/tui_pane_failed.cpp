@@ -158,7 +158,7 @@ class FailedPane : public Pane {
     return d;
   }
   Rect table_rect(const TuiState& st, Rect body) const override {
-    return body.top(table_height(st.page.total, body));
+    return body.top(table_height(st.table.page.total, body));
   }
   void render(AppContext& ctx, TuiState& st, Canvas& c, Rect body) override {
     Rect table = table_rect(st, body);

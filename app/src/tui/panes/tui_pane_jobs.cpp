@@ -147,6 +147,7 @@ class JobsPane : public Pane {
  public:
   std::string label() const override { return "Jobs"; }
   std::string name() const override { return "jobs"; }
+  std::string row_kind() const override { return "job"; }
   std::string title(const Frame& f) const override { return "Jobs · " + f.account; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     return {st.stack.back().account, "jobs"};
@@ -159,7 +160,7 @@ class JobsPane : public Pane {
   // The counts on screen are as old as each shown job's task list.
   std::vector<std::string> shown_scopes(const TuiState& st) const override {
     std::vector<std::string> scopes;
-    for (const auto& job : st.page.keys) scopes.push_back(tasks_scope(job));
+    for (const auto& job : st.table.page.keys) scopes.push_back(tasks_scope(job));
     return scopes;
   }
   PollFocus poll_focus(const TuiState& st) const override {

@@ -110,9 +110,9 @@ class LogsPane : public Pane {
  private:
   // Each read is taken once: a model's marks follow the ones held when it was asked for.
   void take_marks(TuiState& st) {
-    const auto* data = dynamic_cast<const LogMarksData*>(st.pane_data.get());
-    if (!data || st.pane_data == taken_) return;
-    taken_ = st.pane_data;
+    const auto* data = dynamic_cast<const LogMarksData*>(st.shown.data.get());
+    if (!data || st.shown.data == taken_) return;
+    taken_ = st.shown.data;
     take_log_marks(state, *data);
     if (split) take_log_marks(split->state, *data);
   }

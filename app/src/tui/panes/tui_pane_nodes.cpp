@@ -71,6 +71,7 @@ class NodesPane : public Pane {
  public:
   std::string label() const override { return "Nodes"; }
   std::string name() const override { return "nodes"; }
+  std::string row_kind() const override { return "node"; }
   std::string title(const Frame& f) const override { return "Nodes · " + f.pool; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();

@@ -42,7 +42,7 @@ class PluginPane : public Pane {
   bool shows_samples() const override { return true; }
   void entered(AppContext&, TuiState& st) override {
     top_ = 0;
-    runner_ = st.plugins.get();
+    runner_ = st.work.plugins.get();
   }
 
   bool act(AppContext&, TuiState& st, Action a) override {
@@ -79,9 +79,9 @@ class PluginPane : public Pane {
   }
 
   void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
-    if (st.plugins) {
-      runner_ = st.plugins.get();
-      auto v = st.plugins->view();
+    if (st.work.plugins) {
+      runner_ = st.work.plugins.get();
+      auto v = st.work.plugins->view();
       bool changed = v.running != shown_.running || v.name != shown_.name ||
                      v.outcome.output.size() != shown_.outcome.output.size();
       shown_ = std::move(v);

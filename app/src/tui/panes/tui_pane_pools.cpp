@@ -86,6 +86,7 @@ class PoolsPane : public Pane {
  public:
   std::string label() const override { return "Pools"; }
   std::string name() const override { return "pools"; }
+  std::string row_kind() const override { return "pool"; }
   std::string title(const Frame& f) const override { return "Pools · " + f.account; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     return {st.stack.back().account, "pools"};

@@ -254,8 +254,9 @@ std::unique_ptr<Pane> make_storage_pane() {
 }
 
 StorageRunner& storage_runner(AppContext& ctx, TuiState& st) {
-  if (!st.storage) st.storage = std::make_unique<StorageRunner>(ctx.settings, ctx.clock, st.events);
-  return *st.storage;
+  if (!st.work.storage)
+    st.work.storage = std::make_unique<StorageRunner>(ctx.settings, ctx.clock, st.work.events);
+  return *st.work.storage;
 }
 
 void open_storage_pane(AppContext& ctx, TuiState& st, const std::string& where) {

@@ -9,6 +9,7 @@ class SweepPane : public Pane {
  public:
   std::string label() const override { return "Sweep"; }
   std::string name() const override { return "sweep"; }
+  std::string row_kind() const override { return "task"; }
   std::string title(const Frame& f) const override { return "Sweep · " + f.job; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();
@@ -44,7 +45,7 @@ class SweepPane : public Pane {
   // The runs are read, ranked and paged together (a page's order depends on every run).
   TablePage load(AppContext& ctx, TuiState& st, size_t, int) override {
     refresh_sweep(ctx, st);
-    return st.page;
+    return st.table.page;
   }
   std::shared_ptr<const PaneData> read_data(AppContext& ctx, TuiState& st) override {
     return read_sweep_view(ctx, st);

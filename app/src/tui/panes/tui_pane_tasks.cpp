@@ -193,6 +193,7 @@ class TasksPane : public Pane {
  public:
   std::string label() const override { return "Tasks"; }
   std::string name() const override { return "tasks"; }
+  std::string row_kind() const override { return "task"; }
   std::string title(const Frame& f) const override { return "Tasks · " + f.job; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();

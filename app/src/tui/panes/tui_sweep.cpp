@@ -197,17 +197,18 @@ void fill_page(TuiState& st) {
   sw.shown.clear();
   for (size_t i = 0; i < sw.rows.size(); ++i)
     if (matches(sw.rows[i], c.filter)) sw.shown.push_back(i);
-  st.page = TablePage{};
-  st.page.columns = sweep_columns(sw);
-  st.page.total = sw.shown.size();
-  if (st.page.total && c.selected >= st.page.total) c.selected = st.page.total - 1;
-  int rows = std::max(1, st.body_height);
-  c.first = scroll_to_show(c.selected, c.first, rows, st.page.total);
-  for (size_t i = c.first; i < sw.shown.size() && st.page.rows.size() < static_cast<size_t>(rows);
-       ++i) {
+  st.table.page = TablePage{};
+  st.table.page.columns = sweep_columns(sw);
+  st.table.page.total = sw.shown.size();
+  if (st.table.page.total && c.selected >= st.table.page.total)
+    c.selected = st.table.page.total - 1;
+  int rows = std::max(1, st.table.body_height);
+  c.first = scroll_to_show(c.selected, c.first, rows, st.table.page.total);
+  for (size_t i = c.first;
+       i < sw.shown.size() && st.table.page.rows.size() < static_cast<size_t>(rows); ++i) {
     const auto& r = sw.rows[sw.shown[i]];
-    st.page.rows.push_back(sweep_row(sw, r));
-    st.page.keys.push_back(r.task.id);
+    st.table.page.rows.push_back(sweep_row(sw, r));
+    st.table.page.keys.push_back(r.task.id);
   }
 }
 
