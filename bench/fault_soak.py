@@ -29,6 +29,8 @@ from emulator_http_test import API, Emulator  # noqa: E402  (the tests' own sign
 FAULTS = "429=0.08,503=0.08,500=0.06,reset=0.04,truncate=0.04,retry-after=0,seed=11"
 SESSION = "trainyard-soak-%d" % os.getpid()
 PANES = ["jobs", "pools", "tasks"]
+# The poller's longest wait after throttling (BatchPoller::Options::max_backoff).
+MAX_BACKOFF_S = 60
 
 
 def tmux(*args, check=False):
@@ -219,9 +221,16 @@ def run(args):
             time.sleep(args.pace)
         s, _, counters = soak.emu.json("GET", "/__trainyard/counters?" + API)
         soak.emu.json("POST", "/__trainyard/faults?" + API, {"spec": ""})
-        # Settle without faults: the job list in focus gets every job's counts each pass.
+        # Settle without faults: the job list in focus gets every job's counts each pass. A
+        # poller that backed off during the faults waits up to its longest backoff (60 s) before
+        # its next pass, so after the first `--settle` seconds the cache is compared every few
+        # seconds until it matches or that bound has passed too.
         soak.show("jobs")
+        settle_start = time.time()
         time.sleep(args.settle)
+        while time.time() < settle_start + args.settle + MAX_BACKOFF_S and soak.compare()[0]:
+            time.sleep(3)
+        settled_s = round(time.time() - settle_start, 1)
         crashed_at_end = soak.tui_exited()
         soak.keys("q")
         for _ in range(100):
@@ -238,6 +247,7 @@ def run(args):
         report = {
             "minutes": args.minutes,
             "wall_s": round(time.time() - t_start, 1),
+            "settled_s": settled_s,
             "crashes": soak.crashes + (1 if crashed_at_end else 0),
             "tui_exit": tui_exit,
             "frames": frames,
