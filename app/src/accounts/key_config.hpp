@@ -1,4 +1,5 @@
-// Internal: the actions by the names the help shows, and config.json's `keys` applied to the
+// Internal: the actions by the names the help shows, and config.json's `keys` checked against
+// them.
 #pragma once
 
 #include <map>

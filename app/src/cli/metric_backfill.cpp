@@ -20,10 +20,7 @@ Result<LogBackfill> read_missing(AppContext& ctx, azure::BatchClient& client,
   options.metric_patterns = ctx.settings.metric_patterns;
   LogBackfillTarget target{*ctx.store, client, ctx.data_dir, scope.account, options};
   if (scope.task.empty()) return read_unread_job_logs(target, scope.job);
-  auto t = ctx.store->task(scope.account, scope.job, scope.task);
-  if (!t) return t.error();
-  if (!*t || (*t)->state < TaskState::Running) return LogBackfill{};
-  return read_task_logs(target, scope.job, scope.task, (*t)->state == TaskState::Completed);
+  return read_started_task_logs(target, scope.job, scope.task);
 }
 
 Result<LogBackfill> refresh_and_read(AppContext& ctx, const MetricBackfillScope& scope) {

@@ -329,6 +329,15 @@ class Pane {
   virtual bool shows_samples() const { return false; }
 };
 
+/// A pane whose rows are tasks of the frame's job (Tasks, Failed): Enter opens the row's log,
+/// `d` and `l` the row's task, and a local stop or retry acts on the row's task.
+class TaskRowsPane : public Pane {
+ public:
+  std::optional<Frame> drill(const Frame& f, const std::string& key) const override;
+  bool select_for_detail(TuiState& st, Frame& next) const override;
+  std::optional<std::string> selected_task(const TuiState& st) const override;
+};
+
 /// One pane of each kind, for one TUI (each owns its state).
 class Panes {
  public:

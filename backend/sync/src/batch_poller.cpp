@@ -6,6 +6,7 @@
 #include <set>
 
 #include "azure/batch_actions.hpp"
+#include "completed_log_queue.hpp"
 #include "store/store.hpp"
 #include "sync/incremental_sync.hpp"
 #include "sync/poll_lock.hpp"
@@ -48,13 +49,7 @@ struct BatchPoller::Worker {
   std::map<std::string, Follow> follows;
   Steady::time_point next_pinned{};
   size_t next_job_on_screen = 0, next_task_on_screen = 0;  // where the last cycle's share ended
-  // Completed tasks of the jobs the user follows whose logs are still to be read to the end,
-  // oldest first; fed by the state history (from this poller's start) and, when a job is first
-  // followed, by its completed tasks not read yet.
-  std::deque<std::pair<std::string, std::string>> unread;  // job, task
-  std::set<std::string> unread_keys;                       // job/task of each queued
-  std::set<std::string> jobs_backfilled;                   // followed jobs already listed once
-  int64_t history_seen = -1;       // the last state history row looked at; -1: none yet
+  CompletedLogQueue unread;  // completed tasks of followed jobs whose logs are still to be read
   std::string subtasks_final_for;  ///< job/task whose subtasks were read after it completed
   std::string error;               // the cycle's last failure
   std::set<std::string> written;   // the scopes the cycle wrote (what the TUI re-reads)
@@ -299,50 +294,17 @@ struct BatchPoller::Worker {
     return jobs;
   }
 
-  void enqueue_unread(const std::string& job, const std::string& task) {
-    if (unread_keys.insert(job + "/" + task).second) unread.emplace_back(job, task);
-  }
-
-  // Queues completed tasks of followed jobs: a job's earlier ones when first followed, then the
-  // ones the state history shows completing. The queue stays short: the history is read on
-  // only as it empties.
-  Result<void> queue_completed(const std::set<std::string>& jobs) {
-    constexpr int64_t kBatch = 256;
-    for (const auto& job : jobs) {
-      if (!jobs_backfilled.insert(job).second) continue;
-      auto earlier = store->tasks_with_unread_logs(p.account_, job, kBatch);
-      if (!earlier) return earlier.error();
-      for (const auto& u : *earlier)
-        if (u.completed) enqueue_unread(job, u.task);
-    }
-    if (history_seen < 0) {
-      auto last = store->last_state_change_id();
-      if (!last) return last.error();
-      history_seen = *last;
-    }
-    while (unread.size() < static_cast<size_t>(kBatch)) {
-      auto rows = store->tasks_completed_since(p.account_, history_seen, kBatch);
-      if (!rows) return rows.error();
-      for (const auto& r : *rows) {
-        history_seen = r.history_id;
-        if (jobs.count(r.job)) enqueue_unread(r.job, r.task);
-      }
-      if (rows->size() < static_cast<size_t>(kBatch)) break;
-    }
-    return {};
-  }
-
   // A few queued tasks a cycle, while the budget has room beyond what is on screen: each one's
   // stdout.txt and stderr.txt read to their end, so its metrics are its last lines.
   void read_completed_logs(const PollFocus& f) {
-    if (auto q = queue_completed(followed_jobs(f)); !q) error = q.error().message;
+    if (auto q = unread.refill(*store, p.account_, followed_jobs(f)); !q) error = q.error().message;
     const size_t share = std::max<size_t>(1, on_screen_share() / 2);
-    for (size_t n = 0; n < share && !unread.empty() && tokens >= 4; ++n) {
+    for (size_t n = 0; n < share && tokens >= 4; ++n) {
+      auto next = unread.pop();
+      if (!next) break;
       // Copies, not structured bindings: the lambda below captures them (clang 14 refuses a
       // captured binding).
-      const std::string job = unread.front().first, task = unread.front().second;
-      unread.pop_front();
-      unread_keys.erase(job + "/" + task);
+      const std::string job = next->first, task = next->second;
       if (!task_completed({p.account_, job, task, "", "", "stdout.txt"})) continue;
       step(tasks_scope(job), [&](SyncStats& s) -> Result<void> {
         LogBackfillTarget logs{*store, *client, p.data_dir_, p.account_, {}};

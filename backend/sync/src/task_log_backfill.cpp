@@ -39,6 +39,14 @@ Result<LogBackfill> read_task_logs(LogBackfillTarget& target, const std::string&
   return done;
 }
 
+Result<LogBackfill> read_started_task_logs(LogBackfillTarget& target, const std::string& job,
+                                           const std::string& task) {
+  auto t = target.store.task(target.account, job, task);
+  if (!t) return t.error();
+  if (!*t || (*t)->state < TaskState::Running) return LogBackfill{};
+  return read_task_logs(target, job, task, (*t)->state == TaskState::Completed);
+}
+
 Result<LogBackfill> read_unread_job_logs(LogBackfillTarget& target, const std::string& job) {
   auto unread = target.store.tasks_with_unread_logs(target.account, job, INT64_MAX);
   if (!unread) return unread.error();

@@ -88,7 +88,7 @@ int table_height(size_t rows, Rect body) {
   return std::clamp(want, std::min(4, most), most);
 }
 
-class FailedPane : public Pane {
+class FailedPane : public TaskRowsPane {
  public:
   std::string label() const override { return "Failed"; }
   std::string name() const override { return "failed"; }
@@ -111,21 +111,6 @@ class FailedPane : public Pane {
       p.log_file = "stderr.txt";
     }
     return p;
-  }
-  std::optional<Frame> drill(const Frame& f, const std::string& key) const override {
-    Frame next = f;
-    next.task = key;
-    next.view = View::Logs;
-    return next;
-  }
-  bool select_for_detail(TuiState& st, Frame& next) const override {
-    auto key = selected_key(st);
-    if (!key) return false;
-    next.task = *key;
-    return true;
-  }
-  std::optional<std::string> selected_task(const TuiState& st) const override {
-    return selected_key(st);
   }
   std::string empty_text(const TuiState&) const override { return "no failed task in this job"; }
 

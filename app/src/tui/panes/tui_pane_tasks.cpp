@@ -189,7 +189,7 @@ std::string list_key(const Frame& f) {
          (c.descending ? "-" : "+");
 }
 
-class TasksPane : public Pane {
+class TasksPane : public TaskRowsPane {
  public:
   std::string label() const override { return "Tasks"; }
   std::string name() const override { return "tasks"; }
@@ -214,21 +214,6 @@ class TasksPane : public Pane {
     return p;
   }
 
-  std::optional<Frame> drill(const Frame& f, const std::string& key) const override {
-    Frame next = f;
-    next.task = key;
-    next.view = View::Logs;
-    return next;
-  }
-  bool select_for_detail(TuiState& st, Frame& next) const override {
-    auto key = selected_key(st);
-    if (!key) return false;
-    next.task = *key;
-    return true;
-  }
-  std::optional<std::string> selected_task(const TuiState& st) const override {
-    return selected_key(st);
-  }
   void store_changed() override {
     cache_.clear();
     last_.reset();

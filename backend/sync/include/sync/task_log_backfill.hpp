@@ -41,6 +41,11 @@ struct LogBackfillTarget {
 Result<LogBackfill> read_task_logs(LogBackfillTarget& target, const std::string& job,
                                    const std::string& task, bool completed);
 
+/// read_task_logs() as the cache has the task now: nothing for one not started (or not cached),
+/// to the end for a completed one.
+Result<LogBackfill> read_started_task_logs(LogBackfillTarget& target, const std::string& job,
+                                           const std::string& task);
+
 /// Every started task of `job` whose logs are not all read (Store::tasks_with_unread_logs).
 Result<LogBackfill> read_unread_job_logs(LogBackfillTarget& target, const std::string& job);
 
