@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "key_config.hpp"
+#include "keymap.hpp"
 #include "tui_screen.hpp"
 
 namespace trainyard::tui_help_test {

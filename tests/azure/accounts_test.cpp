@@ -1,6 +1,8 @@
 // Accounts from config.json and the environment, and how they become credentials.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "azure/accounts.hpp"
 
 namespace trainyard::azure::accounts_test {

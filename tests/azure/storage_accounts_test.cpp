@@ -7,6 +7,8 @@
 
 #include <chrono>
 
+#include <nlohmann/json.hpp>
+
 #include "azure/accounts.hpp"
 
 namespace trainyard::azure::storage_accounts_test {

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "app/settings.hpp"
 #include "core/result.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "app/context.hpp"
 #include "azure/accounts.hpp"

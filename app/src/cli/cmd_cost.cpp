@@ -6,6 +6,7 @@
 
 #include "account_costs.hpp"
 #include "account_lookup.hpp"
+#include "action_util.hpp"
 #include "app/cli.hpp"
 #include "app/context.hpp"
 #include "commands.hpp"

@@ -3,6 +3,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app/cli.hpp"
 #include "app/context.hpp"

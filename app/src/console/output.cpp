@@ -1,5 +1,7 @@
 #include "output.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "widgets/text.hpp"
 
 namespace trainyard::out {

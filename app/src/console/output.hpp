@@ -13,7 +13,7 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/sanitizer.hpp"
 

@@ -21,6 +21,7 @@
 #include "tui_help.hpp"
 #include "tui_mouse.hpp"
 #include "tui_navigation.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_plugins.hpp"
 #include "tui_services.hpp"
 #include "tui_state.hpp"
@@ -114,9 +115,9 @@ Tui::Tui(AppContext& ctx, Terminal& term, TuiOptions options)
     st_->work.read_data_version = [st = st_.get()] { return st->work.read_version; };
   else
     st_->work.read_data_version = [&ctx] { return ctx.store->data_version().value_or(-1); };
-  st_->stack.push_back(make_frame(View::Accounts, st_->options.account));
+  st_->stack.push_back(home_frame(st_->options.account));
   st_->top().job = st_->options.job;
-  open_view(ctx, *st_, st_->panes.by_name(st_->options.view));
+  open_pane_named(ctx, *st_, st_->options.view);
   if (st_->status.message.empty())
     set_status_from(*st_, "", "? help · : commands", StatusLevel::Info);
   refresh();

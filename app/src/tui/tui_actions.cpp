@@ -9,6 +9,7 @@
 #include "tui_action_routes.hpp"
 #include "tui_compare.hpp"
 #include "tui_costs.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_services.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
@@ -67,13 +68,6 @@ void confirm_quit(TuiState& st) {
   st.modal.mode = Mode::Confirm;
 }
 
-void open_detail(AppContext& ctx, TuiState& st, View target) {
-  Frame next = st.top();
-  if (!focused_pane(st).select_for_detail(st, next)) return;
-  next.view = target;
-  push_frame(ctx, st, next);
-}
-
 void go_back(TuiState& st) {
   if (st.stack.size() > 1)
     st.stack.pop_back();
@@ -98,24 +92,6 @@ void run_local(TuiState& st, LocalWorker::Action action) {
                           set_status_from(st, origin, r ? *r : r.error().message,
                                           r ? StatusLevel::Ok : StatusLevel::Error);
                         });
-}
-
-void open_view(AppContext& ctx, TuiState& st, View v) {
-  Frame f;
-  f.view = v;
-  f.account = st.top().account;
-  f.job = st.top().job;
-  f.pool = st.top().pool.empty() ? default_pool(ctx, f.account) : st.top().pool;
-  if (v == View::Tasks && f.job.empty()) f.job = "default";
-  st.stack.resize(1);
-  if (v != View::Accounts && v != View::Gpus)
-    st.stack.front() = make_frame(View::Accounts, f.account);
-  if (v == View::Nodes) st.stack.push_back(make_frame(View::Pools, f.account));
-  if (v == View::Tasks) st.stack.push_back(make_frame(View::Jobs, f.account));
-  if (v == View::Gpus)
-    st.stack.front() = f;
-  else if (v != View::Accounts)
-    st.stack.push_back(f);
 }
 
 void move_selection(TuiState& st, long delta) {
@@ -188,21 +164,18 @@ const std::vector<std::pair<Action, ActionHandler>>& action_handlers() {
       {Action::Stop, [](AppContext&, TuiState& st) { confirm_stop(st); }},
       {Action::Remove, [](AppContext&, TuiState& st) { confirm_remove(st); }},
       {Action::Reactivate, [](AppContext&, TuiState& st) { retry_local_run(st); }},
-      {Action::Detail, [](AppContext& ctx, TuiState& st) { open_detail(ctx, st, View::Detail); }},
-      {Action::Logs, [](AppContext& ctx, TuiState& st) { open_detail(ctx, st, View::Logs); }},
+      {Action::Detail,
+       [](AppContext& ctx, TuiState& st) { open_sub_pane_by_key(ctx, st, Action::Detail); }},
+      {Action::Logs,
+       [](AppContext& ctx, TuiState& st) { open_sub_pane_by_key(ctx, st, Action::Logs); }},
       {Action::Outputs,
        [](AppContext& ctx, TuiState& st) {
          if (st.top().account == kLocalAccount)
            set_status(st, "i is for Batch tasks: a local run's files are in its directory",
                       StatusLevel::Info);
          else
-           open_detail(ctx, st, View::Outputs);
+           open_sub_pane_by_key(ctx, st, Action::Outputs);
        }},
-      {Action::Pools, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Pools); }},
-      {Action::Jobs, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Jobs); }},
-      {Action::Tasks, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Tasks); }},
-      {Action::Gpus, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Gpus); }},
-      {Action::Accounts, [](AppContext& ctx, TuiState& st) { open_view(ctx, st, View::Accounts); }},
       {Action::Sweep, [](AppContext& ctx, TuiState& st) { open_sweep(ctx, st, std::nullopt); }},
       {Action::Compare, [](AppContext&, TuiState& st) { toggle_compare_run(st); }},
       {Action::CompareOpen, [](AppContext& ctx, TuiState& st) { open_compare(ctx, st); }},
@@ -227,7 +200,7 @@ void apply_action(AppContext& ctx, TuiState& st, Action a) {
   st.notes.action_label = action_name(pane, a);
   if (pane.act(ctx, st, a)) return;
   if (apply_to_marked(ctx, st, a) || table_key_action(ctx, st, a)) return;
-  if (route_pane_action(ctx, st, a)) return;
+  if (route_pane_action(ctx, st, a) || open_pane_by_key(ctx, st, a)) return;
   const auto& handlers = action_handlers();
   auto it =
       std::find_if(handlers.begin(), handlers.end(), [a](const auto& h) { return h.first == a; });

@@ -8,7 +8,7 @@
 
 #include "tui_compare.hpp"
 #include "tui_grep.hpp"
-#include "tui_navigation.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_sort.hpp"
 #include "tui_state.hpp"
 #include "tui_storage.hpp"
@@ -17,19 +17,8 @@
 namespace trainyard {
 namespace {
 
-TuiCommand pane(std::string name, std::vector<std::string> aliases, View v, std::string help,
-                std::function<void(AppContext&, TuiState&, const std::string&)> jump = {}) {
-  return {std::move(name), std::move(aliases),
-          [v](AppContext& ctx, TuiState& st) { open_view(ctx, st, v); }, std::move(help),
-          std::move(jump)};
-}
-
 std::vector<TuiCommand> make_commands() {
-  std::vector<TuiCommand> c;
-  c.push_back(pane("jobs", {"job", "jo"}, View::Jobs, "jobs", jump_to_job));
-  c.push_back(pane("tasks", {"task", "ta"}, View::Tasks, "tasks", jump_to_task));
-  c.push_back(pane("pools", {"pool", "po"}, View::Pools, "pools", jump_to_pool));
-  c.push_back(pane("gpus", {"gpu"}, View::Gpus, "gpus"));
+  std::vector<TuiCommand> c = pane_commands();
   c.push_back({"run", {}, [](AppContext& ctx, TuiState& st) { open_run_form(ctx, st); }, "run"});
   c.push_back({"submit", {"su"}, open_submit_prompt, "submit"});
   c.push_back({"sweep",
@@ -45,20 +34,10 @@ std::vector<TuiCommand> make_commands() {
                "storage",
                open_storage_pane});
   c.push_back({"quit", {"q"}, [](AppContext&, TuiState& st) { st.quit = true; }, "q"});
-  c.push_back(pane("accounts", {"acc"}, View::Accounts, ""));
-  c.push_back(pane("nodes", {"no"}, View::Nodes, ""));
   c.push_back(
       {"sort", {}, nullptr, "sort COLUMN", [](AppContext&, TuiState& st, const std::string& args) {
          sort_command(st, args);
        }});
-  c.push_back({"alljobs",
-               {"aj"},
-               [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllJobs); },
-               ""});
-  c.push_back({"allpools",
-               {"ap"},
-               [](AppContext& ctx, TuiState& st) { open_all_accounts(ctx, st, View::AllPools); },
-               ""});
   c.push_back({"help", {}, [](AppContext&, TuiState& st) { st.modal.mode = Mode::Help; }, ""});
   c.push_back({"columns", {"cols"}, open_column_chooser, ""});
   c.push_back({"wide", {}, [](AppContext&, TuiState& st) { toggle_wide(st); }, ""});

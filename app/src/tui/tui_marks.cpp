@@ -10,105 +10,24 @@
 
 #include "bulk_action.hpp"
 #include "core/sanitizer.hpp"
-#include "local/task_environment.hpp"
 #include "tui_batch.hpp"
+#include "tui_bulk_spec.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
 namespace {
 
-// What marks do to one pane's action.
-struct BulkSpec {
-  View view;
-  Action action;
-  bool local;        ///< on the local account (else on a Batch one)
-  const char* verb;  ///< `Stop`: the question's first word, lowercase the outcome's
-  const char* noun;  ///< `run` (a plural adds `s`)
-  const char* note;  ///< what the question adds (`Their process groups get SIGTERM…`)
-  /// One row's action (local or Batch, as `local` says).
-  std::function<LocalAction(const Frame&, const std::string&)> local_action;
-  std::function<BatchAction(const Frame&, const std::string&)> batch_action;
-  /// Every row in one request (nodes leave their pool together, as one resize).
-  std::function<BatchAction(const Frame&, const std::vector<std::string>&)> all_at_once;
-  const char* refusal = nullptr;  ///< set: the action takes one row at a time
-};
-
-std::vector<BulkSpec> local_specs() {
-  using F = const Frame&;
-  using K = const std::string&;
-  return {
-      {View::Tasks, Action::Stop, true, "Stop", "run",
-       "Their process groups get SIGTERM, then SIGKILL after 10 s.",
-       [](F f, K k) { return act::stop_run(f.job, k); }},
-      {View::Tasks, Action::Remove, true, "Remove", "run", "Their files go too; running ones stay.",
-       [](F f, K k) { return act::remove_run(f.job, k); }},
-      {View::Tasks, Action::Reactivate, true, "Retry", "run",
-       "Each finished one is queued again as its next attempt.",
-       [](F f, K k) { return act::reactivate_run(f.job, k, current_environment()); }},
-  };
-}
-
-BulkSpec batch_spec(View v, Action a, const char* verb, const char* noun, const char* note,
-                    std::function<BatchAction(const Frame&, const std::string&)> one) {
-  return {v, a, false, verb, noun, note, {}, std::move(one)};
-}
-
-std::vector<BulkSpec> batch_specs() {
-  using F = const Frame&;
-  using K = const std::string&;
-  using V = View;
-  using A = Action;
-  std::vector<BulkSpec> s{
-      batch_spec(V::Tasks, A::Stop, "Terminate", "task", "",
-                 [](F f, K k) { return act::terminate_task(f.job, k); }),
-      batch_spec(V::Tasks, A::Remove, "Delete", "task", "Their files on the nodes go too.",
-                 [](F f, K k) { return act::delete_task(f.job, k); }),
-      batch_spec(V::Tasks, A::Reactivate, "Retry", "task", "",
-                 [](F f, K k) { return act::reactivate_task(f.job, k); }),
-      batch_spec(V::Jobs, A::Terminate, "Terminate", "job", "Their running tasks are stopped.",
-                 [](F, K k) { return act::terminate_job(k); }),
-      batch_spec(V::Jobs, A::Delete, "Delete", "job", "With all their tasks and their files.",
-                 [](F, K k) { return act::delete_job(k); }),
-      batch_spec(V::Nodes, A::Reboot, "Reboot", "node", "Tasks running there are requeued.",
-                 [](F f, K k) { return act::reboot_node(f.pool, k); }),
-      batch_spec(V::Nodes, A::Reimage, "Reimage", "node", "Tasks running there are requeued.",
-                 [](F f, K k) { return act::reimage_node(f.pool, k); }),
-      batch_spec(V::Pools, A::StopResize, "Stop resizing", "pool", "",
-                 [](F, K k) { return act::stop_resize_pool(k); }),
-      batch_spec(V::Pools, A::DisableAutoscale, "Disable autoscale of", "pool", "",
-                 [](F, K k) { return act::disable_autoscale(k); }),
-  };
-  BulkSpec remove{V::Nodes, A::Delete,
-                  false,    "Remove",
-                  "node",   "Tasks running there are requeued; the pool's target drops."};
-  remove.all_at_once = [](F f, const std::vector<std::string>& keys) {
-    return act::remove_nodes(f.pool, keys);
-  };
-  s.push_back(std::move(remove));
-  BulkSpec pool_delete{V::Pools, A::Delete, false, "Delete", "pool", ""};
-  pool_delete.refusal = "pools are deleted one at a time (each asks for its id): unmark them first";
-  s.push_back(std::move(pool_delete));
-  return s;
-}
-
-const std::vector<BulkSpec>& specs(bool local) {
-  static const std::vector<BulkSpec> local_table = local_specs(), batch_table = batch_specs();
-  return local ? local_table : batch_table;
-}
-
-const BulkSpec* find_spec(View v, Action a, bool local) {
-  for (const auto& s : specs(local))
-    if (s.view == v && s.action == a) return &s;
+const BulkSpec* find_spec(const TuiState& st, Action a) {
+  const Frame& f = st.stack.back();
+  for (const auto& s : focused_pane(st).bulk_specs(f.account == kLocalAccount))
+    if (s.action == a) return &s;
   return nullptr;
 }
 
 // True when some action of the focused pane takes marked rows (a local account's Jobs pane,
 // the Grep pane: none does, so Space there would mark for nothing).
 bool markable(const TuiState& st) {
-  const Frame& f = st.stack.back();
-  for (const auto& s : specs(f.account == kLocalAccount))
-    if (s.view == f.view) return true;
-  return false;
+  return !focused_pane(st).bulk_specs(st.stack.back().account == kLocalAccount).empty();
 }
 
 std::string counted(size_t n, const char* noun) {
@@ -148,6 +67,11 @@ void run_on_marked(AppContext& ctx, TuiState& st, const BulkSpec& spec,
 }
 
 }  // namespace
+
+const std::vector<BulkSpec>& Pane::bulk_specs(bool) const {
+  static const std::vector<BulkSpec> none;
+  return none;
+}
 
 std::vector<std::string> marked_rows(const TuiState& st) {
   if (st.table.marks.frame != frame_key(st.stack.back())) return {};
@@ -211,7 +135,7 @@ void show_marks(TableVm& vm, const std::vector<std::string>& keys, const TuiStat
 bool apply_to_marked(AppContext& ctx, TuiState& st, Action a) {
   auto keys = marked_rows(st);
   if (keys.empty()) return false;
-  const BulkSpec* spec = find_spec(st.top().view, a, st.top().account == kLocalAccount);
+  const BulkSpec* spec = find_spec(st, a);
   if (!spec) return false;
   if (spec->refusal) return set_status(st, spec->refusal, StatusLevel::Error), true;
   if (!spec->local && !account_writable(ctx, st)) return true;

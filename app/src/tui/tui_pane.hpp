@@ -22,6 +22,7 @@
 namespace trainyard {
 
 struct TuiState;
+struct BulkSpec;
 
 /// The panes.
 enum class View {
@@ -293,8 +294,13 @@ class Pane {
   virtual bool select_for_detail(TuiState&, Frame&) const { return true; }
   /// The task a local stop or retry acts on: the frame's, or the selected row's.
   virtual std::optional<std::string> selected_task(const TuiState& st) const;
+  /// The job a new task goes to (`r` on a Batch account): the frame's, or the selected row's.
+  virtual std::optional<std::string> selected_job(const TuiState& st) const;
   /// The pane was just pushed on the stack.
   virtual void entered(AppContext&, TuiState&) {}
+  /// The actions that take this pane's marked rows, on a local account or a Batch one; none:
+  /// Space marks nothing here.
+  virtual const std::vector<BulkSpec>& bulk_specs(bool local) const;
   /// The pane's own keys, on any account; true when handled.
   virtual bool act(AppContext&, TuiState&, Action) { return false; }
 

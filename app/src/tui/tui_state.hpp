@@ -10,8 +10,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "app/context.hpp"
 #include "compare_runs.hpp"
 #include "core/event_queue.hpp"
@@ -267,7 +265,6 @@ const SweepState& sweep_state(const TuiState& st);
 void apply_action(AppContext& ctx, TuiState& st, Action a);
 /// Moves the focused table's selection by `delta` rows (clamped), scrolling to keep it shown.
 void move_selection(TuiState& st, long delta);
-void open_view(AppContext& ctx, TuiState& st, View v);
 /// Hands a local action to the worker; its outcome goes to the status bar.
 void run_local(TuiState& st, LocalWorker::Action action);
 /// Retries the selected (or open) finished local run as its next attempt (tui_retry.cpp).
@@ -304,9 +301,6 @@ bool handle_form_hook_key(TuiState& st, const KeyEvent& key);
 void close_form(TuiState& st);
 /// `path` read whole; an Io error naming it when it cannot be read.
 Result<std::string> read_whole_file(const std::string& path);
-/// An edited request: JSON text that must hold an object; a parse error names `name` with its
-/// line and column (`pool.json:3:5: …`).
-Result<nlohmann::json> parse_request_json(const std::string& name, const std::string& text);
 /// A service's error as a form shows it: the detail (a formula's line and column, a reason)
 /// first, without the request id.
 std::string service_error_text(const std::string& message);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "tui_pane_routes.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -25,10 +26,7 @@ void open_column_chooser(AppContext& ctx, TuiState& st) {
   auto& pane = focused_pane(st);
   if (!pane.is_table() || st.table.page.column_ids.empty())
     return set_status(st, "this pane's columns are fixed");
-  Frame next = st.top();
-  next.view = View::Columns;
-  next.entity = pane.name();
-  push_sub_pane(ctx, st, std::move(next));
+  push_sub_pane(ctx, st, columns_frame(st.top(), pane.name()));
 }
 
 void open_entity_json(AppContext& ctx, TuiState& st) {
@@ -38,12 +36,8 @@ void open_entity_json(AppContext& ctx, TuiState& st) {
   if (kind.empty())
     return set_status(st, "y shows a pool, node, job, task or account: this pane lists none");
   if (!key) return set_status(st, "no row selected");
-  Frame next = st.top();
-  next.view = View::Json;
   auto [account, id] = pane.row_entity(st.top(), *key);
-  next.account = account;
-  next.entity = kind + "/" + id;
-  push_sub_pane(ctx, st, std::move(next));
+  push_sub_pane(ctx, st, json_frame(st.top(), account, kind + "/" + id));
 }
 
 bool table_key_action(AppContext& ctx, TuiState& st, Action a) {

@@ -92,22 +92,8 @@ std::optional<std::string> Pane::selected_task(const TuiState& st) const {
   return st.stack.back().task;
 }
 
-std::optional<Frame> TaskRowsPane::drill(const Frame& f, const std::string& key) const {
-  Frame next = f;
-  next.task = key;
-  next.view = View::Logs;
-  return next;
-}
-
-bool TaskRowsPane::select_for_detail(TuiState& st, Frame& next) const {
-  auto key = selected_key(st);
-  if (!key) return false;
-  next.task = *key;
-  return true;
-}
-
-std::optional<std::string> TaskRowsPane::selected_task(const TuiState& st) const {
-  return selected_key(st);
+std::optional<std::string> Pane::selected_job(const TuiState& st) const {
+  return st.stack.back().job;
 }
 
 void Pane::refresh(AppContext& ctx, TuiState& st) {

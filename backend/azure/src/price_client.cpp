@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "azure/prices.hpp"
 #include "bearer_credential.hpp"

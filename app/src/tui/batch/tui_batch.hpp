@@ -89,4 +89,8 @@ void open_pool_form(AppContext& ctx, TuiState& st);
 /// Reads the pool's autoscale settings, then shows them in a form (tui_batch_autoscale.cpp).
 void open_autoscale_form(AppContext& ctx, TuiState& st, const std::string& pool);
 
+/// An edited request: JSON text that must hold an object; a parse error names `name` with its
+/// line and column (`pool.json:3:5: …`).
+Result<nlohmann::json> parse_request_json(const std::string& name, const std::string& text);
+
 }  // namespace trainyard

@@ -121,7 +121,7 @@ void job_action(AppContext& ctx, TuiState& st, Action a) {
 
 void task_action(AppContext& ctx, TuiState& st, Action a) {
   if (a == Action::RunForm) {
-    auto job = st.top().view == View::Jobs ? selected_key(st) : st.top().job;
+    auto job = focused_pane(st).selected_job(st);
     if (!job || job->empty()) return set_status(st, "no job selected");
     return open_task_form(ctx, st, *job);
   }

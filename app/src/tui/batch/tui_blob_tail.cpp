@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "tui_pane_routes.hpp"
 #include "tui_storage.hpp"
 
 namespace trainyard {
@@ -84,7 +85,7 @@ std::string blob_log_entity(const BlobRef& b) {
 }
 
 std::optional<BlobRef> blob_of_frame(const Frame& f) {
-  if (f.view != View::Logs || !f.entity.starts_with(kBlobPrefix)) return std::nullopt;
+  if (!shows_log(f) || !f.entity.starts_with(kBlobPrefix)) return std::nullopt;
   auto at = parse_location(f.entity.substr(sizeof(kBlobPrefix) - 1));
   if (at.storage.empty() || at.container.empty() || at.prefix.empty()) return std::nullopt;
   return BlobRef{at.storage, at.container, at.prefix};

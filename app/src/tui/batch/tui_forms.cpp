@@ -11,6 +11,7 @@
 
 #include "core/sanitizer.hpp"
 #include "spec/spec_error.hpp"
+#include "tui_batch.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "local/task_environment.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -113,10 +114,7 @@ bool run_plugin_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
                  StatusLevel::Error);
       return true;
     }
-    Frame out = st.stack.back();
-    out.view = View::Plugin;
-    out.cursor = {};
-    st.stack.push_back(std::move(out));
+    st.stack.push_back(plugin_frame(st.stack.back()));
     focused_pane(st).entered(ctx, st);
     return true;
   }

@@ -2,6 +2,7 @@
 // for the session with Space; wide-only columns show in wide mode (`W`).
 #include <fmt/format.h>
 
+#include "tui_pane_routes.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -86,6 +87,12 @@ class ColumnsPane : public Pane {
 
 std::unique_ptr<Pane> make_columns_pane() {
   return std::make_unique<ColumnsPane>();
+}
+
+Frame columns_frame(Frame from, std::string pane) {
+  from.view = View::Columns;
+  from.entity = std::move(pane);
+  return from;
 }
 
 }  // namespace trainyard

@@ -5,6 +5,7 @@
 
 #include "core/sanitizer.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_bulk_spec.hpp"
 #include "tui_columns.hpp"
 #include "tui_costs.hpp"
 #include "tui_state.hpp"
@@ -148,6 +149,12 @@ class JobsPane : public Pane {
   std::string label() const override { return "Jobs"; }
   std::string name() const override { return "jobs"; }
   std::string row_kind() const override { return "job"; }
+  const std::vector<BulkSpec>& bulk_specs(bool local) const override {
+    return job_bulk_specs(local);
+  }
+  std::optional<std::string> selected_job(const TuiState& st) const override {
+    return selected_key(st);
+  }
   std::string title(const Frame& f) const override { return "Jobs · " + f.account; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     return {st.stack.back().account, "jobs"};

@@ -6,6 +6,7 @@
 #include "app/wire_json.hpp"
 #include "core/sanitizer.hpp"
 #include "tui_pane_json.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -199,6 +200,13 @@ class JsonPane : public Pane {
 
 std::unique_ptr<Pane> make_json_pane() {
   return std::make_unique<JsonPane>();
+}
+
+Frame json_frame(Frame from, std::string account, std::string entity) {
+  from.view = View::Json;
+  from.account = std::move(account);
+  from.entity = std::move(entity);
+  return from;
 }
 
 }  // namespace trainyard

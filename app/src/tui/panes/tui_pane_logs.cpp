@@ -2,6 +2,7 @@
 #include "sync/incremental_sync.hpp"
 #include "tui_log_marks.hpp"
 #include "tui_log_split.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_state.hpp"
 #include "tui_storage.hpp"
 
@@ -125,6 +126,10 @@ class LogsPane : public Pane {
 
 std::unique_ptr<Pane> make_logs_pane() {
   return std::make_unique<LogsPane>();
+}
+
+bool shows_log(const Frame& f) {
+  return f.view == View::Logs;
 }
 
 LogState& log_state(TuiState& st) {

@@ -5,6 +5,7 @@
 #include "enum_forms.hpp"
 #include "node_kind.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_bulk_spec.hpp"
 #include "tui_columns.hpp"
 #include "tui_state.hpp"
 
@@ -72,6 +73,9 @@ class NodesPane : public Pane {
   std::string label() const override { return "Nodes"; }
   std::string name() const override { return "nodes"; }
   std::string row_kind() const override { return "node"; }
+  const std::vector<BulkSpec>& bulk_specs(bool local) const override {
+    return node_bulk_specs(local);
+  }
   std::string title(const Frame& f) const override { return "Nodes · " + f.pool; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();

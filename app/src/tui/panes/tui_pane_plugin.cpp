@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "tui_pane_routes.hpp"
 #include "tui_plugins.hpp"
 #include "tui_state.hpp"
 
@@ -109,6 +110,12 @@ class PluginPane : public Pane {
 
 std::unique_ptr<Pane> make_plugin_pane() {
   return std::make_unique<PluginPane>();
+}
+
+Frame plugin_frame(Frame from) {
+  from.view = View::Plugin;
+  from.cursor = {};
+  return from;
 }
 
 }  // namespace trainyard

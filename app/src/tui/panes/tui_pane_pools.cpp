@@ -3,6 +3,7 @@
 
 #include "core/sanitizer.hpp"
 #include "sync/incremental_sync.hpp"
+#include "tui_bulk_spec.hpp"
 #include "tui_columns.hpp"
 #include "tui_state.hpp"
 
@@ -87,6 +88,9 @@ class PoolsPane : public Pane {
   std::string label() const override { return "Pools"; }
   std::string name() const override { return "pools"; }
   std::string row_kind() const override { return "pool"; }
+  const std::vector<BulkSpec>& bulk_specs(bool local) const override {
+    return pool_bulk_specs(local);
+  }
   std::string title(const Frame& f) const override { return "Pools · " + f.account; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     return {st.stack.back().account, "pools"};

@@ -12,6 +12,7 @@
 #include "sync/incremental_sync.hpp"
 #include "task_filter_index.hpp"
 #include "task_filter_sql.hpp"
+#include "tui_bulk_spec.hpp"
 #include "tui_columns.hpp"
 #include "tui_state.hpp"
 #include "widgets/charts.hpp"
@@ -194,6 +195,9 @@ class TasksPane : public TaskRowsPane {
   std::string label() const override { return "Tasks"; }
   std::string name() const override { return "tasks"; }
   std::string row_kind() const override { return "task"; }
+  const std::vector<BulkSpec>& bulk_specs(bool local) const override {
+    return task_bulk_specs(local);
+  }
   std::string title(const Frame& f) const override { return "Tasks · " + f.job; }
   std::vector<std::string> crumbs(const TuiState& st) const override {
     const auto& f = st.stack.back();
