@@ -232,10 +232,13 @@ def run(args):
             time.sleep(3)
         settled_s = round(time.time() - settle_start, 1)
         crashed_at_end = soak.tui_exited()
+        # The emulator's idle dedicated nodes bill: `q` asks first, and `y` answers.
         soak.keys("q")
-        for _ in range(100):
+        for i in range(100):
             if soak.tui_exited():
                 break
+            if i == 20:
+                soak.keys("y")
             time.sleep(0.1)
         with open(os.path.join(workdir, "tui.exit")) as f:
             tui_exit = f.read().split()[-1]

@@ -31,6 +31,36 @@ TEST_F(TuiBatch, ResizeFromThePoolsPaneReachesTheServiceAndTheCache) {
   EXPECT_TRUE(eventually([&] { return cached_target("seed-gpu") == 5; })) << screen();
 }
 
+// An endpoint that stops answering (kill -STOP): once a request waits poll.noAnswerSeconds, the
+// status line and the account's Accounts row say so; R says it is refreshing and that no answer
+// came, and once the endpoint answers again, that it refreshed.
+TEST_F(TuiBatch, AnEndpointThatStopsAnsweringIsCalledStale) {
+  fixture_.ctx().settings.poll.no_answer_seconds = 1;
+  open_batch("jobs");
+  go_live();
+  const std::string no_answer = "no answer from " + emu_.endpoint() + " for";
+  emu_.pause();
+  ASSERT_TRUE(eventually([&] { return pumped().find(no_answer) != std::string::npos; }))
+      << screen();
+  EXPECT_NE(line_with("(stale)"), "") << screen();
+  keys("R");
+  EXPECT_NE(line_with("refreshing"), "") << screen();
+  ASSERT_TRUE(eventually([&] {
+    return !pumped().empty() && line_with("refreshing…: " + no_answer) != "";
+  })) << screen();
+  keys("Escape");  // the Accounts pane
+  ASSERT_TRUE(eventually([&] {
+    pumped();
+    return line_with("no answer fr").find("│" + emu_.account() + " ") != std::string::npos;
+  })) << screen();
+  emu_.resume();
+  keys("/");
+  type(emu_.account());
+  keys("Enter Enter R");  // the emulator's jobs, refreshed
+  EXPECT_TRUE(eventually([&] { return !pumped().empty() && line_with("refreshed") != ""; }))
+      << screen();
+}
+
 TEST_F(TuiBatch, DeletingAPoolNeedsItsIdTyped) {
   open_batch("pools");
   keys("D");

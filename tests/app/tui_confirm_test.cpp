@@ -23,6 +23,21 @@ TEST_F(TuiScreen, EnterOnTheDefaultNoButtonChangesNothing) {
   EXPECT_FALSE(has_task(fixture_.ctx(), "resnet-sweep", "lr-0001"));
 }
 
+// No and Esc both say that nothing was done, and the box says which button Enter takes.
+TEST_F(TuiScreen, ACancelledQuestionSaysSo) {
+  open(kNormal, "tasks", "resnet-sweep");
+  select_task("0001");
+  keys("x");
+  EXPECT_NE(line_with("Enter: No"), "") << screen();
+  keys("Left");
+  EXPECT_NE(line_with("Enter: Yes"), "") << screen();
+  keys("Right Enter");
+  EXPECT_NE(line_with(": cancelled"), "") << screen();
+  keys("x Escape");
+  EXPECT_NE(line_with(": cancelled"), "") << screen();
+  EXPECT_TRUE(has_task(fixture_.ctx(), "resnet-sweep", "lr-0001"));
+}
+
 TEST_F(TuiScreen, YesByItsLetterConfirms) {
   open(kNormal, "tasks", "resnet-sweep");
   select_task("0001");

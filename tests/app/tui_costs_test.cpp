@@ -232,5 +232,25 @@ TEST_F(TuiCosts, QuittingWhileIdleDedicatedNodesBillSaysSoFirst) {
   EXPECT_TRUE(tui_->done());
 }
 
+// An endpoint that names no region (an emulator's) has no prices, yet its idle dedicated nodes
+// still bill: quitting asks first all the same, and says the price is not known.
+TEST_F(TuiCosts, QuittingAsksAboutIdleNodesEvenWithoutPrices) {
+  ASSERT_TRUE(store().upsert_account({kAccount, AccountKind::Batch, "http://127.0.0.1:9/contoso"}));
+  add_pool("cpu", "Standard_D4s_v3", 2, 0);
+  add_node("cpu", "c-1", true, NodeState::Idle);
+  add_node("cpu", "c-2", true, NodeState::Idle);
+  auto c = account_costs(store(), fixture_.ctx().settings, kAccount, kFixtureNow);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->why.empty());
+  EXPECT_EQ(c->idle_nodes(), 2);
+  open_batch(kWide, "jobs");
+  keys("q");
+  EXPECT_FALSE(tui_->done());
+  EXPECT_NE(line_with("Still billing: contoso: 2 idle dedicated node(s),"), "") << screen();
+  EXPECT_NE(line_with("billing at a price not known (cpu). Quit anyway?"), "") << screen();
+  keys("y");
+  EXPECT_TRUE(tui_->done());
+}
+
 }  // namespace
 }  // namespace trainyard::tui_costs_test

@@ -61,6 +61,20 @@ TEST(KeyConfig, UnknownActionOrKeyIsOneLineNamingFileAndKey) {
             0u);
 }
 
+// `"stop": "j"` alone would leave no key to move down: refused at load, unless `down` moves too.
+TEST(KeyConfig, AKeyThatShadowsNavigationIsRefusedUnlessItsActionMoves) {
+  auto a = check_key_overrides({{"stop", "j"}}, "/c/config.json");
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().message,
+            "/c/config.json: /keys/stop: 'j' is the key of down: move down too (\"down\": "
+            "\"KEY\") or choose another key");
+  for (const char* key : {"k", "g", "G", "Enter", "Escape", "q", "/", ":"})
+    EXPECT_FALSE(check_key_overrides({{"stop", key}}, "c.json")) << key;
+  EXPECT_TRUE(check_key_overrides({{"stop", "j"}, {"down", "J"}}, "c.json"));
+  EXPECT_TRUE(check_key_overrides({{"down", "j"}}, "c.json"));
+  EXPECT_TRUE(check_key_overrides({{"stop", "K"}}, "c.json"));
+}
+
 TEST(KeyConfig, EveryActionHasOneName) {
   for (const auto& b : default_bindings()) {
     auto id = action_id(b.action);
@@ -193,6 +207,23 @@ TEST_F(TuiNav, HistoryGoesBackAndForwardBeyondTheCrumbs) {
   keys("Escape");  // Escape still pops the crumbs: from local › pools to the Accounts pane
   EXPECT_EQ(crumbs().rfind("local", 0), 0u) << crumbs();
   EXPECT_EQ(crumbs().find("pools"), std::string::npos) << crumbs();
+}
+
+// `:j` Tab Tab…: each command and long alias that starts with `j` in turn, round the list.
+TEST_F(TuiNav, TabCyclesTheCommandsThatFit) {
+  open(kNormal, "jobs");
+  keys(":");
+  type("j");
+  keys("Tab");
+  EXPECT_NE(line_with("[job] jobs"), "") << screen();
+  keys("Tab");
+  EXPECT_NE(line_with("job [jobs]"), "") << screen();
+  keys("Tab");
+  EXPECT_NE(line_with("[job] jobs"), "") << screen();
+  keys("BTab");
+  EXPECT_NE(line_with("job [jobs]"), "") << screen();
+  keys("Enter");
+  EXPECT_EQ(crumbs().rfind("local › jobs", 0), 0u) << crumbs();
 }
 
 TEST_F(TuiNav, JumpCommandsOpenWhatTheyName) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -16,6 +17,23 @@ namespace trainyard::apptest {
 
 inline constexpr TermSize kNormal{80, 24};
 inline constexpr TermSize kTiny{40, 12};
+
+/// Changes the working directory for the lifetime of the object (the run form shows it).
+class ScopedCwd {
+ public:
+  explicit ScopedCwd(const std::filesystem::path& dir) : old_(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~ScopedCwd() {
+    std::error_code ec;
+    std::filesystem::current_path(old_, ec);
+  }
+  ScopedCwd(const ScopedCwd&) = delete;
+  ScopedCwd& operator=(const ScopedCwd&) = delete;
+
+ private:
+  std::filesystem::path old_;
+};
 
 /// One TUI over the fixture on a headless terminal.
 class TuiScreen : public ::testing::Test {
@@ -35,6 +53,7 @@ class TuiScreen : public ::testing::Test {
     o.view = view;
     o.job = job;
     o.demo_command = "python3 examples/train_demo.py";
+    o.ascii = ascii_;
     tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
     tui_->sample_gpus_once();
     tui_->settle();  // the local worker's first pass (the local pool and node) is in every frame
@@ -103,6 +122,8 @@ class TuiScreen : public ::testing::Test {
     snapshot::expect_snapshot(term_->last_frame(), "app", name);
   }
 
+  /// Draws as on a terminal that is not UTF-8 (set before open).
+  bool ascii_ = false;
   std::unique_ptr<Clock> clock_;  // before fixture_: the fixture's context reads it
   TuiFixture fixture_;
   std::unique_ptr<HeadlessTerminal> term_;

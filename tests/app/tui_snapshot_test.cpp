@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
@@ -15,24 +16,8 @@ namespace {
 
 using apptest::kNormal;
 using apptest::kTiny;
+using apptest::ScopedCwd;
 using apptest::TuiScreen;
-
-/// Changes the working directory for the lifetime of the object (the run form shows it).
-class ScopedCwd {
- public:
-  explicit ScopedCwd(const std::filesystem::path& dir) : old_(std::filesystem::current_path()) {
-    std::filesystem::current_path(dir);
-  }
-  ~ScopedCwd() {
-    std::error_code ec;
-    std::filesystem::current_path(old_, ec);
-  }
-  ScopedCwd(const ScopedCwd&) = delete;
-  ScopedCwd& operator=(const ScopedCwd&) = delete;
-
- private:
-  std::filesystem::path old_;
-};
 
 TEST_F(TuiScreen, JobsPane) {
   open(kNormal, "jobs");
@@ -447,6 +432,29 @@ TEST_F(TuiScreen, SubmitPromptPreviewsThenQueues) {
   keys("y");
   auto job = fixture_.ctx().store->job(kLocalAccount, "from-tui");
   ASSERT_TRUE(job.ok() && job->has_value());
+  keys("Escape");
+}
+
+// The prompt starts at the working directory: a typed `/` or `~` after its slash starts a new
+// path instead of landing under it.
+TEST_F(TuiScreen, SubmitPromptTakesATypedAbsoluteOrHomePath) {
+  auto spec = fixture_.dir() + "/home-spec.json";
+  std::ofstream(spec) << R"j({"job": {"id": "from-home", "poolInfo": {"poolId": "local"}},
+    "tasks": [{"id": "a", "commandLine": "true"}]})j";
+  open(kNormal, "jobs");
+  keys(": s u Enter");
+  type(spec);
+  keys("Enter");
+  EXPECT_NE(screen().find("from-home: 1 task(s)"), std::string::npos) << screen();
+  keys("Escape");
+  const char* old_home = std::getenv("HOME");
+  std::string saved = old_home ? old_home : "";
+  ::setenv("HOME", fixture_.dir().c_str(), 1);
+  keys(": s u Enter");
+  type("~/home-spec.json");
+  keys("Enter");
+  EXPECT_NE(screen().find("from-home: 1 task(s)"), std::string::npos) << screen();
+  ::setenv("HOME", saved.c_str(), 1);
   keys("Escape");
 }
 

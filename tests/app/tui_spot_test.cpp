@@ -103,6 +103,7 @@ class TuiSpot : public apptest::TuiScreen {
     o.view = view;
     o.account = kAccount;
     o.job = job;
+    o.ascii = ascii_;
     tui_ = std::make_unique<Tui>(fixture_.ctx(), *term_, o);
     tui_->draw();
   }
@@ -164,6 +165,15 @@ TEST_F(TuiSpot, NodesPaneSaysWhichNodesAreSpot) {
   EXPECT_EQ(dedicated[i], "dedicated");
   EXPECT_EQ(spot[i], "spot");
   EXPECT_EQ(spot[1], "preempt");  // at 80 columns the state takes its short form
+}
+
+// A terminal that is not UTF-8 gets the Pools and Nodes panes in ASCII, columns where they were.
+TEST_F(TuiSpot, PoolsAndNodesInAscii) {
+  ascii_ = true;
+  open_batch(kNormal, "pools");
+  expect("ascii_pools_80x24");
+  keys("Down Enter");
+  expect("ascii_nodes_80x24");
 }
 
 TEST_F(TuiSpot, TasksPaneShowsRequeuesNextToRetries) {

@@ -46,6 +46,7 @@ class EmulatorProcess {
   }
 
   ~EmulatorProcess() {
+    ::kill(pid_, SIGCONT);  // a paused one must run to end
     ::kill(pid_, SIGTERM);
     for (int i = 0; i < 300; ++i) {
       if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
@@ -54,6 +55,11 @@ class EmulatorProcess {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
   }
+
+  /// Stops the process (SIGSTOP): connections are still accepted, and nothing answers.
+  void pause() { ::kill(pid_, SIGSTOP); }
+  /// Lets a paused process run again (SIGCONT).
+  void resume() { ::kill(pid_, SIGCONT); }
 
   const std::string& endpoint() const { return endpoint_; }
   const std::string& key() const { return key_; }

@@ -63,6 +63,20 @@ TEST_F(Cli, LsJsonWritesInvalidUtf8AsReplacementCharacters) {
   EXPECT_EQ(ty({"logs", "--raw", ref}).out, "caf\xe9\xff");
 }
 
+// A TRAINYARD_CPU_SLOTS inherited from a tmux server's environment is named where the count is
+// shown; without it the count comes from config.json or the default.
+TEST_F(Cli, LsNodesSaysWhereTheSlotCountCameFrom) {
+  set_env("TRAINYARD_CPU_SLOTS", "4");
+  auto r = ty({"ls", "nodes"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("slots here: 4 CPU slot(s), from TRAINYARD_CPU_SLOTS=4 in the environment"),
+            std::string::npos)
+      << r.err;
+  unset_env("TRAINYARD_CPU_SLOTS");
+  auto d = ty({"ls", "nodes"});
+  EXPECT_NE(d.err.find("slots here: 1 CPU slot(s), from the default"), std::string::npos) << d.err;
+}
+
 // Known bug (reported): CLI11 treats a word of the form `[...]` as a list even after `--`,
 // so `[%s]` arrives as `%s`, `[1,2]` as two words and `[]` vanishes.
 TEST_F(Cli, RunKeepsBracketedWords) {

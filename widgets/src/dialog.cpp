@@ -32,6 +32,16 @@ void move(DialogVm& vm, int delta) {
   if (n > 0) vm.focused = ((vm.focused + delta) % n + n) % n;
 }
 
+// On the bottom border, which button Enter takes: a colour alone does not say it on a mono or
+// ASCII terminal.
+void draw_enter_hint(const DialogVm& vm, Canvas& canvas, Rect box) {
+  if (vm.focused < 0 || vm.focused >= static_cast<int>(vm.buttons.size())) return;
+  std::string hint = " Enter: " + vm.buttons[static_cast<std::size_t>(vm.focused)] + " ";
+  int w = text_width(hint);
+  if (w + 4 > box.w || box.h < 2) return;
+  canvas.draw_text(box.right() - w - 2, box.bottom() - 1, hint, Role::DialogTitle, w);
+}
+
 }  // namespace
 
 Reaction handle_dialog_key(DialogVm& vm, const KeyEvent& key) {
@@ -80,6 +90,7 @@ void render_dialog(const DialogVm& vm, Canvas& canvas, Rect area) {
     Role role = static_cast<int>(i) == vm.focused ? Role::ButtonFocused : Role::Button;
     x += canvas.draw_text(x, y, "[ " + vm.buttons[i] + " ]", role, inner.right() - x) + 2;
   }
+  draw_enter_hint(vm, canvas, box);
 }
 
 }  // namespace trainyard

@@ -12,6 +12,7 @@ enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
 struct TuiRequest {
   std::string data_dir;   ///< `--data-dir`
   bool readonly = false;  ///< `--readonly`
+  bool ascii = false;     ///< `--ascii`
   std::string dump_frame, keys, theme, open = "jobs", account = "local", job;
 };
 

@@ -23,6 +23,9 @@ struct AppContext {
   std::string data_dir;
   std::unique_ptr<Store> store;
   EngineConfig engine;
+  /// Where engine.cpu_slots came from: `TRAINYARD_CPU_SLOTS=4 in the environment`,
+  /// `local.cpuSlots in config.json` or `the default`.
+  std::string cpu_slots_source;
   Settings settings;
   const Clock& clock;  ///< "now" for every age, duration and date the program shows or judges by
 };

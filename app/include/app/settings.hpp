@@ -21,6 +21,7 @@ struct PollSettings {
   double focus_seconds = 1.5;      ///< what is on screen
   double background_seconds = 45;  ///< the rest of the account
   double requests_per_second = 4;  ///< one budget per account, shared by every pane
+  double no_answer_seconds = 15;   ///< a request unanswered this long marks the account stale
 };
 
 /// `discovery`: Batch accounts found through the management plane (`trainyard accounts discover`).
@@ -72,7 +73,8 @@ struct Settings {
   std::map<std::string, std::string> keys;  ///< `keys`: action name → key (`stop` → `K`)
   std::vector<PluginSettings> plugins;      ///< `plugins`
   bool mouse = true;                        ///< `mouse`: clicks and the wheel in the TUI
-  std::string source;                       ///< the file they came from, empty for defaults
+  bool ascii = false;  ///< `ascii`: the TUI draws in ASCII even on a UTF-8 terminal
+  std::string source;  ///< the file they came from, empty for defaults
   /// Not from config.json: the data directory once a command resolved it (discovered accounts
   /// are cached there); empty: resolve_data_dir("").
   std::string data_dir;

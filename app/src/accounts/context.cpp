@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,10 +20,14 @@
 namespace trainyard {
 namespace {
 
-int cpu_slots(const Settings& s) {
+// The environment wins over config.json, so a variable picked up from a tmux server's
+// environment is named wherever the count is shown.
+std::pair<int, std::string> cpu_slots(const Settings& s) {
   const char* v = std::getenv("TRAINYARD_CPU_SLOTS");
-  if (v && *v && std::atoi(v) > 0) return std::atoi(v);
-  return s.cpu_slots > 0 ? s.cpu_slots : 1;
+  if (v && *v && std::atoi(v) > 0)
+    return {std::atoi(v), fmt::format("TRAINYARD_CPU_SLOTS={} in the environment", std::atoi(v))};
+  if (s.cpu_slots > 0) return {s.cpu_slots, "local.cpuSlots in config.json"};
+  return {1, "the default"};
 }
 
 }  // namespace
@@ -46,7 +52,7 @@ Result<std::unique_ptr<AppContext>> open_context(const std::string& data_dir_fla
   ctx->store = std::move(*store);
   ctx->engine.data_dir = ctx->data_dir;
   ctx->engine.trainyard_exe = self_executable();
-  ctx->engine.cpu_slots = cpu_slots(ctx->settings);
+  std::tie(ctx->engine.cpu_slots, ctx->cpu_slots_source) = cpu_slots(ctx->settings);
   ctx->engine.gpu_probe = make_gpu_probe(*ctx->store);
   ctx->engine.secret_variables = secret_variable_names(ctx->settings);
   return ctx;

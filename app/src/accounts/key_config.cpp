@@ -105,6 +105,34 @@ std::optional<Action> action_by_id(const std::string& id) {
   return std::nullopt;
 }
 
+namespace {
+
+// The keys every pane moves with (j k g G Enter Esc q / :): taking one for another action
+// would leave no way to move, unless its action is given another key too.
+constexpr std::pair<const char*, Action> kNavigationKeys[] = {
+    {"j", Action::Down},   {"k", Action::Up},        {"g", Action::Top},
+    {"G", Action::Bottom}, {"Enter", Action::Enter}, {"Escape", Action::Back},
+    {"q", Action::Quit},   {"/", Action::Filter},    {":", Action::Command},
+};
+
+Result<void> check_navigation_kept(const std::map<std::string, std::string>& keys,
+                                   const std::string& name, const std::string& key,
+                                   const std::string& source) {
+  const std::string chord = canonical_key(key);
+  for (const auto& [nav_key, nav_action] : kNavigationKeys) {
+    if (canonical_key(nav_key) != chord) continue;
+    const std::string nav_name = action_id(nav_action);
+    if (nav_name == name || keys.count(nav_name)) return ok_result();
+    return make_error(ErrorKind::Parse,
+                      fmt::format("{}: /keys/{}: '{}' is the key of {}: move {} too (\"{}\": "
+                                  "\"KEY\") or choose another key",
+                                  source, name, key, nav_name, nav_name, nav_name));
+  }
+  return ok_result();
+}
+
+}  // namespace
+
 Result<void> check_key_overrides(const std::map<std::string, std::string>& keys,
                                  const std::string& source) {
   for (const auto& [name, key] : keys) {
@@ -118,6 +146,7 @@ Result<void> check_key_overrides(const std::map<std::string, std::string>& keys,
                         fmt::format("{}: /keys/{}: '{}' is not a key name (e.g. K, C-k, F5, "
                                     "PageDown)",
                                     source, name, key));
+    TY_TRY(check_navigation_kept(keys, name, key, source));
   }
   return ok_result();
 }

@@ -108,9 +108,11 @@ Result<void> read_rate(const json& p, const char* key, double low, double high, 
 
 Result<void> read_poll(const json& p, PollSettings& out, const std::string& source) {
   if (!p.is_object()) return settings_error(source, "/poll", "expected an object");
-  TY_TRY(only_keys(p, {"focusSeconds", "backgroundSeconds", "requestsPerSecond"}, source, "/poll"));
+  TY_TRY(only_keys(p, {"focusSeconds", "backgroundSeconds", "requestsPerSecond", "noAnswerSeconds"},
+                   source, "/poll"));
   TY_TRY(read_rate(p, "focusSeconds", 0.2, 60, out.focus_seconds, source));
   TY_TRY(read_rate(p, "backgroundSeconds", 5, 3600, out.background_seconds, source));
+  TY_TRY(read_rate(p, "noAnswerSeconds", 1, 600, out.no_answer_seconds, source));
   return read_rate(p, "requestsPerSecond", 0.1, 100, out.requests_per_second, source);
 }
 
@@ -182,11 +184,11 @@ Result<Settings> parse_settings(const std::string& text, const std::string& sour
         ErrorKind::Parse,
         json_syntax_message(source, text, json_overflow_byte(text, e.what()), e.what()));
   }
-  if (auto r =
-          only_keys(j,
-                    {"version", "theme", "local", "metrics", "accounts", "storageAccounts",
-                     "defaultAccount", "poll", "discovery", "keys", "plugins", "mouse", "prices"},
-                    source, "");
+  if (auto r = only_keys(
+          j,
+          {"version", "theme", "local", "metrics", "accounts", "storageAccounts", "defaultAccount",
+           "poll", "discovery", "keys", "plugins", "mouse", "ascii", "prices"},
+          source, "");
       !r)
     return r.error();
   if (j.contains("version") &&

@@ -103,6 +103,10 @@ Result<void> read_ui_settings(const json& j, Settings& s, const std::string& sou
     if (!j["mouse"].is_boolean()) return settings_error(source, "/mouse", "expected true or false");
     s.mouse = j["mouse"].get<bool>();
   }
+  if (j.contains("ascii")) {
+    if (!j["ascii"].is_boolean()) return settings_error(source, "/ascii", "expected true or false");
+    s.ascii = j["ascii"].get<bool>();
+  }
   return ok_result();
 }
 

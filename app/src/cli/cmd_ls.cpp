@@ -165,6 +165,24 @@ Result<std::vector<Node>> nodes_listed(AppContext& ctx, const LsOptions& o) {
   return all;
 }
 
+// Where the local node's slot count comes from (on stderr, under the table): one per GPU, or
+// CPU slots from TRAINYARD_CPU_SLOTS, config.json or the default; and when the node record holds
+// another count, that the next run here changes it.
+void say_local_slots(AppContext& ctx, const std::vector<Node>& nodes) {
+  Result<std::vector<GpuSlot>> gpus = std::vector<GpuSlot>{};
+  if (ctx.engine.gpu_probe) gpus = ctx.engine.gpu_probe();
+  int slots = gpus && !gpus->empty() ? static_cast<int>(gpus->size()) : ctx.engine.cpu_slots;
+  std::string why = gpus && !gpus->empty()
+                        ? fmt::format("one per GPU ({} found)", gpus->size())
+                        : fmt::format("{} CPU slot(s), from {}", slots, ctx.cpu_slots_source);
+  if (!gpus) why += fmt::format(" (GPUs could not be read: {})", gpus.error().message);
+  std::string record;
+  if (!nodes.empty() && nodes.front().task_slots != slots)
+    record = fmt::format("; the node record says {}, and the next run started here sets {}",
+                         nodes.front().task_slots, slots);
+  out::eprint("slots here: {}{}", why, record);
+}
+
 int print_nodes(AppContext& ctx, const LsOptions& o) {
   auto nodes = nodes_listed(ctx, o);
   if (!nodes) return report(nodes.error());
@@ -178,6 +196,7 @@ int print_nodes(AppContext& ctx, const LsOptions& o) {
                fmt::format("{}/{}", n.running_task_slots_count, n.task_slots), n.ip_address});
   }
   table.print(stdout);
+  if (o.account == kLocalAccount) say_local_slots(ctx, *nodes);
   return kExitOk;
 }
 

@@ -12,6 +12,8 @@ void add_tui_flags(CLI::App& app, TuiRequest& f) {
                  "Theme name (dark, light, mono) or a theme file (default: config, else dark)");
   app.add_option("--open", f.open, "Pane to open: accounts, pools, nodes, jobs, tasks, gpus")
       ->check(CLI::IsMember({"accounts", "pools", "nodes", "jobs", "tasks", "gpus"}));
+  app.add_flag("--ascii", f.ascii,
+               "Draw in ASCII (the default when the locale is not UTF-8; also TRAINYARD_ASCII=1)");
   app.add_option("--account", f.account, "Account to open");
   app.add_option("--job", f.job, "Job to open (with --open tasks)");
 }

@@ -40,6 +40,17 @@ Result<void> read_report(Store& store, const Settings& settings, AccountCosts& c
   return {};
 }
 
+// Without a region there are no prices, but idle dedicated nodes still bill: the quit guard and
+// the status line count them, priced at nothing known.
+Result<void> read_idle_unpriced(Store& store, AccountCosts& c, Timestamp now) {
+  auto no_prices = [](const std::string&) { return PricesUsed{}; };
+  auto report = cost_report_with(store, c.account, "", no_prices, now);
+  if (!report) return report.error();
+  for (const auto& p : report->pools)
+    if (p.idle_dedicated > 0) c.idle.push_back({p.id, p.idle_dedicated, std::nullopt});
+  return {};
+}
+
 // Jobs with tasks, all of them completed, and the job still active: it counts against the
 // account's job quota until terminated.
 Result<void> read_finished_active(Store& store, AccountCosts& c) {
@@ -108,6 +119,7 @@ Result<AccountCosts> account_costs(Store& store, const Settings& settings,
   auto region = region_of_account(settings, store, account);
   if (!region) {
     c.why = region.error().message;
+    TY_TRY(read_idle_unpriced(store, c, now));
     TY_TRY(read_finished_active(store, c));
     return c;
   }

@@ -51,8 +51,10 @@ void render_bottom_lines(TuiState& st, Canvas& c, Rect line, Rect status, Timest
     vm.text = st.modal.input.text();
     vm.cursor = st.modal.input.cursor();
     if (st.modal.mode == Mode::Command) {
-      auto m = complete_command(vm.text);
-      for (const auto& s : m) vm.candidates += s + " ";
+      // While Tab cycles, the whole list stays in view with the one chosen in brackets.
+      const auto* cycling = cycled_completions(st);
+      auto m = cycling ? *cycling : complete_command(vm.text);
+      for (const auto& s : m) vm.candidates += (cycling && s == vm.text ? "[" + s + "]" : s) + " ";
       if (m.size() == 1) vm.hint = m.front().substr(vm.text.size());
     }
     if (st.modal.mode == Mode::SubmitPath)
@@ -230,6 +232,7 @@ void Tui::draw() {
   focused.render(ctx_, *st_, c, body);
   render_bottom_lines(*st_, c, all.bottom_rows(2).top(1), all.bottom_rows(1), ctx_.clock.now());
   render_overlays(ctx_, *st_, c, pane);
+  if (st_->options.ascii) c.to_ascii();
   term_.present(c);
 }
 

@@ -19,6 +19,7 @@ struct TuiOptions {
   std::string job;
   std::string demo_command;  ///< pre-filled in the run form
   bool readonly = false;     ///< `--readonly`: every change to a Batch account is refused
+  bool ascii = false;        ///< draw in ASCII (a terminal that is not UTF-8; `"ascii": true`)
   int stop_fd = -1;          ///< readable when the TUI must end (a stop signal came): it quits then
 };
 

@@ -187,7 +187,7 @@ const std::vector<std::pair<Action, ActionHandler>>& action_handlers() {
       {Action::Refresh,
        [](AppContext&, TuiState& st) {
          st.work.local->poke();
-         poke_poller(st);
+         refresh_poller(st);
        }},
   };
   return handlers;

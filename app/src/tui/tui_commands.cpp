@@ -77,12 +77,26 @@ std::string listed_commands() {
   return out;
 }
 
+// Two-letter aliases (`jo`) are shorthands to type, not words to offer.
 std::vector<std::string> complete_command(const std::string& prefix) {
   std::vector<std::string> out;
-  for (const auto& c : tui_commands())
-    if (c.name.rfind(prefix, 0) == 0) out.push_back(c.name);
+  auto offer = [&](const std::string& word) {
+    if (word.rfind(prefix, 0) == 0) out.push_back(word);
+  };
+  for (const auto& c : tui_commands()) {
+    offer(c.name);
+    for (const auto& alias : c.aliases)
+      if (alias.size() >= 3) offer(alias);
+  }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+const std::vector<std::string>* cycled_completions(const TuiState& st) {
+  const auto& m = st.modal;
+  if (m.completions.empty() || m.completion >= m.completions.size()) return nullptr;
+  return m.input.text() == m.completions[m.completion] ? &m.completions : nullptr;
 }
 
 // `job train`: the command's name, then its argument (what follows the first run of spaces).

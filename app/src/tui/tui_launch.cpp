@@ -2,9 +2,13 @@
 // --dump-frame), its terminal restored and the stop signal passed on when it ends.
 #include "tui.hpp"
 
+#include <langinfo.h>
 #include <unistd.h>
 
+#include <clocale>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "app/cli.hpp"
@@ -42,6 +46,18 @@ Result<Theme> chosen_theme(const TuiRequest& f) {
   return load_theme(name);
 }
 
+// ASCII when asked (`--ascii`, TRAINYARD_ASCII=1, `"ascii": true`) or when the terminal's
+// character set is not UTF-8: a C locale's terminal shows UTF-8 bytes as `~T~B`. A frame dumped
+// to a file is ASCII only when asked, whatever the locale.
+bool draws_ascii(const TuiRequest& f, const Settings& settings) {
+  const char* env = std::getenv("TRAINYARD_ASCII");
+  if (env && *env) return std::strcmp(env, "0") != 0;
+  if (f.ascii || settings.ascii) return true;
+  if (!f.dump_frame.empty()) return false;
+  std::setlocale(LC_ALL, "");
+  return std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+}
+
 }  // namespace
 
 int open_tui(const TuiRequest& f) {
@@ -61,6 +77,7 @@ int open_tui(const TuiRequest& f) {
   o.job = f.job;
   o.demo_command = demo_command();
   o.readonly = f.readonly;
+  o.ascii = draws_ascii(f, (*ctx)->settings);
   if (!f.dump_frame.empty()) return dump_frame(**ctx, f.dump_frame, f.keys, o);
   if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
     out::eprint("trainyard: the TUI needs a terminal (use a subcommand, or --dump-frame WxH)");

@@ -29,12 +29,24 @@ void handle_filter(AppContext& ctx, TuiState& st, const KeyEvent& key) {
     st.status.message.clear();
 }
 
-void handle_command(AppContext& ctx, TuiState& st, const KeyEvent& key) {
-  if (key.key == Key::Tab) {
-    auto matches = complete_command(st.modal.input.text());
-    if (matches.size() == 1) st.modal.input.set_text(matches.front());
-    return;
+// Tab puts the first command that starts with the text in the command line, and the next one
+// on each further Tab (BackTab: the one before), round the list.
+void cycle_completion(TuiState& st, bool forward) {
+  auto& m = st.modal;
+  if (const auto* cycling = cycled_completions(st)) {
+    size_t n = cycling->size();
+    m.completion = (m.completion + (forward ? 1 : n - 1)) % n;
+  } else {
+    m.completions = complete_command(m.input.text());
+    if (m.completions.empty()) return set_status(st, "no command starts with that");
+    m.completion = forward ? 0 : m.completions.size() - 1;
   }
+  m.input.set_text(m.completions[m.completion]);
+}
+
+void handle_command(AppContext& ctx, TuiState& st, const KeyEvent& key) {
+  if (key.key == Key::Tab || key.key == Key::BackTab)
+    return cycle_completion(st, key.key == Key::Tab);
   auto r = st.modal.input.handle(key);
   if (r == Reaction::Cancel) st.modal.mode = Mode::Normal;
   if (r != Reaction::Submit) return;
@@ -70,8 +82,11 @@ void handle_form(TuiState& st, const KeyEvent& key) {
 void handle_confirm(TuiState& st, const KeyEvent& key) {
   auto r = handle_dialog_key(*st.modal.confirm, key);
   // Only the first button (Yes) acts; Enter on the default No must change nothing.
-  if (r == Reaction::Submit && st.modal.confirm->focused == 0 && st.modal.on_confirm)
-    st.modal.on_confirm();
+  bool yes = r == Reaction::Submit && st.modal.confirm->focused == 0;
+  if (yes && st.modal.on_confirm) st.modal.on_confirm();
+  // A question that changed nothing says so, as Esc and Enter on No both end it silently else.
+  if (!yes && (r == Reaction::Submit || r == Reaction::Cancel))
+    set_status(st, st.modal.confirm->title + ": cancelled");
   if (r == Reaction::Submit || r == Reaction::Cancel) {
     st.modal.confirm.reset();
     st.modal.on_confirm = nullptr;

@@ -144,6 +144,20 @@ void poke_poller(TuiState& st) {
     it->second->poke();
 }
 
+// `R`: says it is refreshing, and (fill_sync_status) what the next cycle found.
+void refresh_poller(TuiState& st) {
+  const std::string& account = st.top().account;
+  auto it = st.work.pollers.find(account);
+  if (it == st.work.pollers.end()) return;
+  auto s = it->second->status();
+  if (!s.polling && s.holder_pid)
+    return set_status(st, fmt::format("pid {} polls {}: what it fetches shows here as it lands",
+                                      s.holder_pid, account));
+  st.notes.refresh_asked = {account, s.cycles};
+  it->second->poke();
+  set_status(st, fmt::format("refreshing {}…", account));
+}
+
 // When the data on screen was confirmed: the Jobs pane's counts are as old as the oldest of
 // its jobs' tasks on screen (unknown while one was never listed), not only the job list.
 std::optional<Timestamp> shown_data_time(AppContext& ctx, const TuiState& st) {
@@ -179,10 +193,35 @@ void show_sync_error(TuiState& st, const std::string& error) {
     set_status_from(st, status_origin(st, false), text, StatusLevel::Error);
 }
 
-// Poller notes; returns the last cycle's error, and makes the data time no newer than the last
-// clean cycle while fetching fails.
-std::string poller_status(TuiState& st, const BatchPoller& poller) {
+// A request unanswered past `limit`: the endpoint stopped answering (a stopped process, a dead
+// link), which the request's own timeout would tell only much later.
+std::string no_answer_text(const PollerStatus& s, double limit_seconds) {
+  if (!s.waiting_since) return "";
+  auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - *s.waiting_since);
+  if (waited.count() < limit_seconds) return "";
+  return fmt::format("no answer from {} for {} s", s.endpoint,
+                     static_cast<int64_t>(waited.count()));
+}
+
+// The outcome of `R` once the poller's next cycle is over (or while it waits for an answer).
+void say_refresh_outcome(TuiState& st, const PollerStatus& s, const std::string& no_answer) {
+  auto& asked = st.notes.refresh_asked;
+  if (!asked || asked->first != st.top().account) return;
+  if (!no_answer.empty()) return set_status(st, "refreshing…: " + no_answer, StatusLevel::Error);
+  if (s.cycles <= asked->second) return;
+  asked.reset();
+  if (!s.last_error.empty())
+    return set_status(st, "refresh failed: " + short_error(s.last_error), StatusLevel::Error);
+  set_status(st, "refreshed", StatusLevel::Ok);
+}
+
+// Poller notes; returns the last cycle's error (or that no answer came), and makes the data time
+// no newer than the last clean cycle while fetching fails.
+std::string poller_status(TuiState& st, const BatchPoller& poller, double no_answer_seconds) {
   auto s = poller.status();
+  auto no_answer = no_answer_text(s, no_answer_seconds);
+  say_refresh_outcome(st, s, no_answer);
+  if (!no_answer.empty()) s.last_error = no_answer;
   if (!s.polling && s.holder_pid) st.status.note = fmt::format("polled by pid {}", s.holder_pid);
   if (s.backoff.count() >= 1000)
     st.status.note = fmt::format("slowed +{}s", s.backoff.count() / 1000);
@@ -192,6 +231,25 @@ std::string poller_status(TuiState& st, const BatchPoller& poller) {
 }
 
 }  // namespace
+
+std::map<std::string, std::string> account_poll_notes(const TuiState& st,
+                                                      double no_answer_seconds) {
+  std::map<std::string, std::string> notes;
+  for (const auto& [account, poller] : st.work.pollers) {
+    auto s = poller->status();
+    auto no_answer = no_answer_text(s, no_answer_seconds);
+    std::string& note = notes[account];
+    if (!no_answer.empty())
+      note = no_answer;
+    else if (!s.polling && s.holder_pid)
+      note = fmt::format("polled by pid {}", s.holder_pid);
+    else if (!s.last_error.empty())
+      note = "failing: " + short_error(s.last_error);
+    else
+      note = s.cycles ? "ok" : "connecting";
+  }
+  return notes;
+}
 
 SyncFacts read_sync_facts(AppContext& ctx, const TuiState& st) {
   const auto& f = st.stack.back();
@@ -206,6 +264,7 @@ void fill_sync_status(AppContext& ctx, TuiState& st) {
   st.status.note.clear();
   st.notes.sync_error.clear();
   st.status.stale = false;
+  st.notes.account_polls = account_poll_notes(st, ctx.settings.poll.no_answer_seconds);
   const auto& pane = focused_pane(st);
   if (f.account == kLocalAccount || !pane.per_account()) {
     st.notes.data_time = ctx.clock.now();
@@ -218,7 +277,8 @@ void fill_sync_status(AppContext& ctx, TuiState& st) {
   auto it = st.work.pollers.find(f.account);
   if (it == st.work.pollers.end())
     st.status.note = st.work.live ? "offline: cache only" : "";
-  else if (auto last = poller_status(st, *it->second); !last.empty())
+  else if (auto last = poller_status(st, *it->second, ctx.settings.poll.no_answer_seconds);
+           !last.empty())
     error = last;
   st.notes.sync_error = error;
   // A fetch that failed leaves the data as old as it is: the age must not look fresh.

@@ -153,6 +153,9 @@ struct ModalState {
   std::optional<DialogVm> confirm;
   std::function<void()> on_confirm;
   HelpScroll help;  ///< where the help is scrolled to
+  /// The `:` commands Tab cycles through, and the one it put in the command line.
+  std::vector<std::string> completions;
+  size_t completion = 0;
 };
 
 /// What the status line knows beside its message: where the message came from and how fresh
@@ -164,6 +167,11 @@ struct StatusNotes {
   std::optional<Timestamp> data_time;
   std::string sync_error;       ///< the focused Batch account's last poll failure (empty: none)
   PreemptionWatch preemptions;  ///< what the status line last said of preemptions
+  /// After `R` on a Batch account: the account and its poller's cycle count then; the status
+  /// line says what the next cycle found.
+  std::optional<std::pair<std::string, uint64_t>> refresh_asked;
+  /// account_poll_notes as the last status fill saw them (the Accounts pane's POLL column).
+  std::map<std::string, std::string> account_polls;
 };
 
 /// The focused table pane's rows as the last draw laid them out.
@@ -292,7 +300,11 @@ void handle_mode_key(AppContext& ctx, TuiState& st, const KeyEvent& key);
 void open_run_form(AppContext& ctx, TuiState& st);
 void submit_run_form(TuiState& st);
 void run_command_line(AppContext& ctx, TuiState& st, const std::string& text);
+/// The `:` commands (names, and aliases of three letters or more) that start with `prefix`,
+/// sorted.
 std::vector<std::string> complete_command(const std::string& prefix);
+/// The commands Tab is cycling through while the command line holds one of them; else none.
+const std::vector<std::string>* cycled_completions(const TuiState& st);
 
 /// Form keys beyond editing (tui_forms.cpp).
 /// ^O (the request in $EDITOR) and ^T (evaluate) of the open form; false for other keys.
@@ -384,6 +396,11 @@ void update_pollers(AppContext& ctx, TuiState& st);
 void toggle_pin(TuiState& st, const std::string& job);
 /// Asks the focused account's poller to refresh what is on screen now.
 void poke_poller(TuiState& st);
+/// `R`: the same, saying `refreshing…` and then what the poller's next cycle found.
+void refresh_poller(TuiState& st);
+/// How each polled account fares, for its Accounts row: `ok`, `no answer for 40 s`, the last
+/// error, `polled by pid N`; accounts without a poller are left out.
+std::map<std::string, std::string> account_poll_notes(const TuiState& st, double no_answer_seconds);
 /// True when the focused pane shows one of the scopes a poller wrote (it must re-read).
 bool shows_written(const TuiState& st, const StoreWritten& w);
 /// The ids of the rows on screen, the selected one first.

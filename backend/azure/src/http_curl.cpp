@@ -337,7 +337,16 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& req) {
   if (impl_->easy == nullptr || impl_->multi == nullptr) {
     return make_error(ErrorKind::Internal, "libcurl could not be initialised");
   }
-  return impl_->send(req);
+  in_flight_since_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+  auto r = impl_->send(req);
+  in_flight_since_.store(0);
+  return r;
+}
+
+std::optional<std::chrono::steady_clock::time_point> HttpClient::in_flight_since() const {
+  auto ticks = in_flight_since_.load();
+  if (ticks == 0) return std::nullopt;
+  return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(ticks));
 }
 
 void HttpClient::cancel() {

@@ -59,7 +59,12 @@ void BatchPoller::poke() {
 
 PollerStatus BatchPoller::status() const {
   std::lock_guard<std::mutex> g(mu_);
-  return status_;
+  PollerStatus s = status_;
+  if (client_in_use_) {
+    s.waiting_since = client_in_use_->in_flight_since();
+    s.endpoint = client_in_use_->options().endpoint;
+  }
+  return s;
 }
 
 // True when stopping; returns early when the focus changes.

@@ -107,6 +107,10 @@ class Canvas {
   /// is drawn as U+FFFD.
   void put(int x, int y, std::string_view grapheme, int cell_width, Role role);
 
+  /// Replaces every cell's glyph by its ASCII stand-in (ascii.hpp); a wide character becomes
+  /// two `?` cells. For a terminal that cannot show UTF-8.
+  void to_ascii();
+
   /// Rows joined by '\n', trailing spaces of each row trimmed (for snapshots).
   std::string to_text() const;
   /// One role_letter per cell, rows joined by '\n' (for snapshots).

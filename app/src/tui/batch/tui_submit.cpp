@@ -1,6 +1,7 @@
 // The submit prompt: a spec file path with Tab completion, then a preview to confirm; the specs
 // go to the focused account (a Batch one's through its worker, tui_submit_batch.cpp).
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -14,6 +15,14 @@ namespace trainyard {
 namespace {
 
 namespace fs = std::filesystem;
+
+// `~` and `~/…` as the shell reads them: the home directory ($HOME).
+std::string expand_home(const std::string& path) {
+  const char* home = std::getenv("HOME");
+  if (!home || !*home || path.empty() || path[0] != '~') return path;
+  if (path.size() == 1 || path[1] == '/') return home + path.substr(1);
+  return path;
+}
 
 // Directory part (with its slash) and the name prefix being typed.
 std::pair<std::string, std::string> split_path(const std::string& text) {
@@ -60,8 +69,9 @@ void submit_specs(AppContext& ctx, TuiState& st, const std::vector<spec::JobSpec
   }
 }
 
-void load_and_preview(AppContext& ctx, TuiState& st, const std::string& path) {
+void load_and_preview(AppContext& ctx, TuiState& st, const std::string& typed) {
   st.modal.mode = Mode::Normal;
+  const std::string path = expand_home(typed);
   auto specs = spec::load_job_specs(path, st.top().account == kLocalAccount
                                               ? local_load_options(ctx.data_dir)
                                               : spec::LoadOptions{});
@@ -75,7 +85,7 @@ void load_and_preview(AppContext& ctx, TuiState& st, const std::string& path) {
 }  // namespace
 
 std::vector<std::string> path_candidates(const std::string& text) {
-  auto [dir, prefix] = split_path(text);
+  auto [dir, prefix] = split_path(expand_home(text));
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir.empty() ? "." : dir, ec)) {
@@ -94,6 +104,18 @@ void open_submit_prompt(AppContext& ctx, TuiState& st) {
   st.modal.mode = Mode::SubmitPath;
 }
 
+namespace {
+
+// `/` or `~` typed right after a `/` starts a new path (as Emacs' file prompts do): the prompt
+// starts at the working directory, and a typed absolute path must not land under it.
+bool restarts_path(const LineEdit& input, const KeyEvent& key) {
+  if (!key.is_text() || (key.ch != '/' && key.ch != '~')) return false;
+  const std::string& text = input.text();
+  return input.cursor() == text.size() && !text.empty() && text.back() == '/';
+}
+
+}  // namespace
+
 void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
   if (key.key == Key::Tab) {
     auto [dir, prefix] = split_path(st.modal.input.text());
@@ -101,6 +123,8 @@ void handle_submit_key(AppContext& ctx, TuiState& st, const KeyEvent& key) {
     if (common.size() > prefix.size()) st.modal.input.set_text(dir + common);
     return;
   }
+  if (restarts_path(st.modal.input, key))
+    return st.modal.input.set_text(std::string(1, static_cast<char>(key.ch)));
   auto r = st.modal.input.handle(key);
   if (r == Reaction::Cancel) st.modal.mode = Mode::Normal;
   if (r == Reaction::Submit) load_and_preview(ctx, st, st.modal.input.text());

@@ -1,5 +1,7 @@
 #include "tui_costs.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -54,6 +56,11 @@ CostLine totals_line(const AccountCosts& c) {
 std::string idle_text(const AccountCosts& c) {
   std::vector<std::string> pools;
   for (const auto& p : c.idle) pools.push_back(p.id);
+  bool priced = std::all_of(c.idle.begin(), c.idle.end(),
+                            [](const IdlePool& p) { return p.hourly.has_value(); });
+  if (!priced)
+    return fmt::format("{} idle dedicated node(s), billing at a price not known ({})",
+                       c.idle_nodes(), fmt::join(pools, ", "));
   return fmt::format("{} idle dedicated node(s) billing {}/h ({})", c.idle_nodes(),
                      money_text(c.idle_hourly(), c.currency.empty() ? "?" : c.currency),
                      fmt::join(pools, ", "));

@@ -60,6 +60,13 @@ int render_gpu_row(const GpuSample& g, Canvas& c, Rect r) {
   return 3;
 }
 
+// How many runs share this machine without GPUs, and who said so: a count picked up from an
+// inherited TRAINYARD_CPU_SLOTS is the usual surprise.
+std::string cpu_slots_line(const AppContext& ctx) {
+  std::string from = ctx.cpu_slots_source.empty() ? "" : ", from " + ctx.cpu_slots_source;
+  return fmt::format("Runs use {} CPU slot(s){}.", ctx.engine.cpu_slots, from);
+}
+
 }  // namespace
 
 std::shared_ptr<const PaneData> read_gpu_runs(AppContext& ctx) {
@@ -74,8 +81,7 @@ void render_gpus(AppContext& ctx, const TuiState& st, Canvas& c, Rect r) {
   if (!snap->available && snap->latest.empty()) {
     auto msg = snap->last_error.empty() ? std::string("sampling GPUs…") : snap->last_error;
     c.draw_text_truncated(r.x, r.y, "No GPU telemetry: " + msg, Role::StatusError, r.w);
-    c.draw_text_truncated(r.x, r.y + 1, "Runs use CPU slots; everything else works.", Role::Dim,
-                          r.w);
+    c.draw_text_truncated(r.x, r.y + 1, cpu_slots_line(ctx), Role::Dim, r.w);
     return;
   }
   int y = r.y;

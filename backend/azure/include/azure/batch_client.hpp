@@ -46,6 +46,10 @@ class BatchClient {
   /// Ends the request in flight and every retry wait at once, from any thread; later calls fail
   /// with a Network error (used when a poller or an action worker stops).
   void cancel() { http_->cancel(); }
+  /// When the request in flight was sent; none when none is. Safe from any thread, as cancel.
+  std::optional<std::chrono::steady_clock::time_point> in_flight_since() const {
+    return http_->in_flight_since();
+  }
 
   BatchClient(BatchClientOptions options, std::shared_ptr<HttpClient> http,
               std::unique_ptr<Credential> credential, const Clock& clock);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -68,12 +69,17 @@ class HttpClient {
   bool cancelled() const { return cancelled_.load(); }
   /// Response bytes received so far (bodies, after decompression), for `sync` figures.
   uint64_t bytes_received() const { return bytes_received_.load(); }
+  /// When the request in flight was sent (its retries are requests of their own); none when
+  /// no request is in flight. Safe from any thread: the status line asks it to tell an endpoint
+  /// that stopped answering from one that is slow to refuse.
+  std::optional<std::chrono::steady_clock::time_point> in_flight_since() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::atomic<bool> cancelled_{false};
   std::atomic<uint64_t> bytes_received_{0};
+  std::atomic<int64_t> in_flight_since_{0};  ///< steady_clock ticks; 0: none in flight
 };
 
 /// `https://` always; `http://` only to a loopback host (127.0.0.0/8, ::1, localhost). Errors of

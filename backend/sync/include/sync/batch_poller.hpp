@@ -70,6 +70,10 @@ struct PollerStatus {
   std::optional<Timestamp> last_cycle;   ///< when the last cycle ended cleanly
   std::chrono::milliseconds backoff{0};  ///< extra wait now added after throttling or failures
   uint64_t requests = 0, retries = 0, throttled = 0, bytes = 0, cycles = 0;
+  /// When the request in flight was sent (none: none is), and to which endpoint: an endpoint
+  /// that stopped answering shows as a wait that only grows.
+  std::optional<std::chrono::steady_clock::time_point> waiting_since;
+  std::string endpoint;
 };
 
 /// Opens the account's client in the poller's thread (credentials are resolved there).
