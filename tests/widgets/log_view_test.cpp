@@ -64,5 +64,26 @@ TEST(LogView, TimesWrappedAndScrolled) {
   snapshot::expect_snapshot(right, "log_view", "times_scrolled");
 }
 
+// Wrapping counts rows as it draws them: a wide character that does not fit starts a row.
+TEST(LogView, WrappedRowsAreTheRowsDrawn) {
+  EXPECT_EQ(wrapped_rows({}, 10), 1u);
+  EXPECT_EQ(wrapped_rows({{std::string(10, 'a'), Role::LogText}}, 10), 1u);
+  EXPECT_EQ(wrapped_rows({{std::string(11, 'a'), Role::LogText}}, 10), 2u);
+  EXPECT_EQ(wrapped_rows({{"aaaa\u65e5", Role::LogText}}, 5), 2u);  // 4 cells, then 2 on a row
+  EXPECT_EQ(line_cells({{"ab", Role::LogText}, {"\u65e5", Role::LogWarn}}), 4);
+}
+
+// A line taller than the screen is shown from the row scrolled to, and the next line after it.
+TEST(LogView, FirstRowSkipsTheTopLinesRows) {
+  LogViewVm vm;
+  vm.wrap = true;
+  vm.total_lines = 2;
+  vm.lines = {{{"0123456789abcdefghij", Role::LogText}}, {{"next", Role::LogText}}};
+  vm.first_row = 1;
+  Canvas c(10, 4);
+  render_log_view(vm, c, c.bounds());
+  EXPECT_EQ(c.to_text().substr(0, 15), "abcdefghij\nnext");
+}
+
 }  // namespace
 }  // namespace trainyard::log_view_test

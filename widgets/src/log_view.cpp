@@ -67,6 +67,15 @@ std::size_t draw_row(Canvas& canvas, const std::string& text, const std::vector<
   return i;
 }
 
+// The glyph after the last that fits in one row of `width` cells from `first`.
+std::size_t row_end(const std::vector<Glyph>& glyphs, std::size_t first, int width) {
+  int x = 0;
+  std::size_t i = first;
+  for (; i < glyphs.size() && x + glyphs[i].width <= width; ++i) x += glyphs[i].width;
+  // A glyph wider than the row still takes a row of its own, so wrapping always moves on.
+  return i == first && i < glyphs.size() ? i + 1 : i;
+}
+
 std::size_t skip_cells(const std::vector<Glyph>& glyphs, int cells) {
   std::size_t i = 0;
   for (; i < glyphs.size() && cells > 0; ++i) cells -= glyphs[i].width;
@@ -94,7 +103,54 @@ int gutter_width(const LogViewVm& vm, int width) {
   return w < width ? w : 0;
 }
 
+// The marks of a cut line: `<` where text was scrolled past, `>` where more follows.
+void mark_cut(Canvas& canvas, Rect row, bool before, bool after) {
+  if (row.w < 2) return;
+  if (before) canvas.draw_text(row.x, row.y, "<", Role::LogPlaceholder, 1);
+  if (after) canvas.draw_text(row.right() - 1, row.y, ">", Role::LogPlaceholder, 1);
+}
+
+// One line: its rows from `skip_rows` on when wrapping, else its one row from x_offset. Returns
+// the next free row.
+int draw_line(const LogViewVm& vm, Canvas& canvas, const std::string& text,
+              const std::vector<Glyph>& glyphs, std::size_t skip_rows, Rect area, int y) {
+  if (!vm.wrap) {
+    std::size_t from = skip_cells(glyphs, vm.x_offset);
+    std::size_t next = draw_row(canvas, text, glyphs, from, {area.x, y, area.w, 1});
+    mark_cut(canvas, {area.x, y, area.w, 1}, vm.x_offset > 0 && !glyphs.empty(),
+             next < glyphs.size());
+    return y + 1;
+  }
+  std::size_t next = 0;
+  for (std::size_t skipped = 0; skipped < skip_rows && next < glyphs.size(); ++skipped)
+    next = row_end(glyphs, next, area.w);
+  do next = draw_row(canvas, text, glyphs, next, {area.x, y++, area.w, 1});
+  while (next < glyphs.size() && y < area.bottom() && area.w > 1);
+  return y;
+}
+
 }  // namespace
+
+std::size_t wrapped_rows(const LogLine& line, int width) {
+  std::string text;
+  auto glyphs = shape(line, text, "", Role::LogText);
+  std::size_t rows = 1;
+  if (width < 1) return rows;
+  for (std::size_t next = row_end(glyphs, 0, width); next < glyphs.size();
+       next = row_end(glyphs, next, width))
+    ++rows;
+  return rows;
+}
+
+int line_cells(const LogLine& line) {
+  int cells = 0;
+  for (const auto& span : line) cells += text_width(span.text);
+  return cells;
+}
+
+int log_text_width(const LogViewVm& vm, int width) {
+  return width - gutter_width(vm, width);
+}
 
 void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r) {
   if (r.empty()) return;
@@ -111,9 +167,7 @@ void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r) {
     auto glyphs = shape(vm.lines[li], text, vm.search, match);
     if (gutter > 0 && li < vm.line_times.size())
       canvas.draw_text(body.x, y, vm.line_times[li], Role::StatusAge, gutter - 1);
-    std::size_t next = vm.wrap ? 0 : skip_cells(glyphs, vm.x_offset);
-    do next = draw_row(canvas, text, glyphs, next, {text_area.x, y++, text_area.w, 1});
-    while (vm.wrap && next < glyphs.size() && y < body.bottom() && text_area.w > 1);
+    y = draw_line(vm, canvas, text, glyphs, li == 0 ? vm.first_row : 0, text_area, y);
     last_shown = number + 1;
   }
   draw_status(vm, last_shown, canvas, r.bottom_rows(1));

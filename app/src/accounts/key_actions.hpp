@@ -28,6 +28,10 @@ enum class Action {
   Stderr,
   Follow,
   Wrap,
+  ScrollLeft,   ///< a text view without wrap: half a screen left
+  ScrollRight,  ///< half a screen right
+  LineStart,    ///< back to the lines' start
+  LineEnd,      ///< to the end of the longest line shown
   Times,
   SearchNext,
   SearchPrev,

@@ -106,6 +106,12 @@ const std::vector<Binding>& default_bindings() {
       {"NPage", A::PageDown, "page down", C::Logs},
       {"f", A::Follow, "follow on/off", C::Logs, true},
       {"w", A::Wrap, "wrap on/off", C::Logs, true},
+      {"h", A::ScrollLeft, "without wrap: half a screen left", C::Logs},
+      {"Left", A::ScrollLeft, "without wrap: half a screen left", C::Logs},
+      {"l", A::ScrollRight, "without wrap: half a screen right (a cut line ends in >)", C::Logs},
+      {"Right", A::ScrollRight, "without wrap: half a screen right", C::Logs},
+      {"0", A::LineStart, "without wrap: back to the lines' start", C::Logs},
+      {"$", A::LineEnd, "without wrap: the end of the longest line shown", C::Logs},
       {"t", A::Times, "times on/off: when each line was read (UTC)", C::Logs},
       {"/", A::Search, "search", C::Logs, true},
       {"n", A::SearchNext, "next match", C::Logs, true},
@@ -127,6 +133,16 @@ const std::vector<Binding>& default_bindings() {
       {"End", A::Bottom, "bottom", C::Json},
       {"PPage", A::PageUp, "page up", C::Json},
       {"NPage", A::PageDown, "page down", C::Json},
+      {"w", A::Wrap, "wrap on/off", C::Json, true},
+      {"/", A::Search, "search", C::Json, true},
+      {"n", A::SearchNext, "next match", C::Json},
+      {"N", A::SearchPrev, "previous match", C::Json},
+      {"h", A::ScrollLeft, "without wrap: half a screen left", C::Json},
+      {"Left", A::ScrollLeft, "without wrap: half a screen left", C::Json},
+      {"l", A::ScrollRight, "without wrap: half a screen right (a cut line ends in >)", C::Json},
+      {"Right", A::ScrollRight, "without wrap: half a screen right", C::Json},
+      {"0", A::LineStart, "without wrap: back to the lines' start", C::Json},
+      {"$", A::LineEnd, "without wrap: the end of the longest line shown", C::Json},
       {"j", A::Down, "down", C::Columns},
       {"Down", A::Down, "down", C::Columns},
       {"k", A::Up, "up", C::Columns},
@@ -174,7 +190,7 @@ const char* context_name(Context c) {
     case Context::Compare:
       return "Compare";
     case Context::Json:
-      return "JSON view";
+      return "JSON view and plugin output";
     case Context::Columns:
       return "Column chooser";
     case Context::Storage:

@@ -59,9 +59,7 @@ void handle_search(TuiState& st, const KeyEvent& key) {
   if (r == Reaction::Cancel) st.modal.mode = Mode::Normal;
   if (r != Reaction::Submit) return;
   st.modal.mode = Mode::Normal;
-  log_state(st).search = st.modal.input.text();
-  log_state(st).match.reset();  // a new query starts from the top of the screen
-  log_search(st, true);
+  focused_pane(st).search_for(st, st.modal.input.text());
 }
 
 void handle_form(TuiState& st, const KeyEvent& key) {

@@ -301,6 +301,8 @@ class Pane {
   /// The actions that take this pane's marked rows, on a local account or a Batch one; none:
   /// Space marks nothing here.
   virtual const std::vector<BulkSpec>& bulk_specs(bool local) const;
+  /// The search prompt's query (`/` in a log or a text view) was entered.
+  virtual void search_for(TuiState&, const std::string&) {}
   /// The pane's own keys, on any account; true when handled.
   virtual bool act(AppContext&, TuiState&, Action) { return false; }
 

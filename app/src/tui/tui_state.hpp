@@ -23,6 +23,7 @@
 #include "sync/batch_poller.hpp"
 #include "sync/command_runner.hpp"
 #include "sync/log_file.hpp"
+#include "text_scroll.hpp"
 #include "tui.hpp"
 #include "tui_columns.hpp"
 #include "tui_history.hpp"
@@ -96,14 +97,12 @@ struct LogState {
   std::optional<LogFile> file;
   std::string path;
   bool stderr_stream = false;
-  size_t top = 0;  ///< first visible line
+  TextScroll view;  ///< where it is scrolled to, wrapped or not, and the size last drawn
   bool follow = true;
-  bool wrap = false;
   std::string search;
   std::optional<size_t> match;
   bool wrapped = false;  ///< the last search step went past an end and came round
-  int body_height = 10;
-  bool times = false;  ///< show when each line was read
+  bool times = false;    ///< show when each line was read
   /// Whose read marks date the lines; none where none are kept (a node's files).
   std::optional<LogMarksKey> marks_key;
   /// The marks read so far, by offset; the reader adds the newer ones (tui_log_marks.hpp).
@@ -339,6 +338,8 @@ std::string remote_log_file(const Frame& f, bool stderr_stream);
 void refresh_logs(TuiState& st);
 /// Reads what `lg`'s file gained (of any log, focused or not).
 void refresh_log_state(LogState& lg);
+/// The log's lines as a text view reads them (tui_logs.cpp).
+TextLines log_lines(LogState& lg);
 /// Draws `lg` in `r` (its last row the view's status line).
 void render_log_state(LogState& lg, Canvas& c, Rect r);
 void log_action(AppContext& ctx, TuiState& st, Action a);

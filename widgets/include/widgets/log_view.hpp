@@ -26,6 +26,7 @@ struct LogViewVm {
   std::size_t first_line = 0;   ///< 0-based index of lines[0] in the whole log
   std::size_t total_lines = 0;  ///< lines in the whole log
   bool wrap = false;            ///< wrap long lines (else cut; see x_offset)
+  std::size_t first_row = 0;    ///< when wrapping: rows of lines[0] scrolled past
   int x_offset = 0;             ///< cells scrolled right when not wrapping
   bool follow = false;          ///< following the tail
   std::string search;           ///< highlighted text (ASCII case-insensitive); empty: none
@@ -37,7 +38,15 @@ struct LogViewVm {
 };
 
 /// Draws the lines over all but the last row of `r`; the last row shows `/search` left and
-/// `times  wrap  follow  L 120/4000` right (L is the last visible line).
+/// `times  wrap  follow  L 120/4000` right (L is the last visible line). Without wrap, a line cut
+/// at the right edge ends in `>` and one scrolled past at the left starts with `<`.
 void render_log_view(const LogViewVm& vm, Canvas& canvas, Rect r);
+
+/// Rows `line` takes when wrapped at `width` cells, as render_log_view wraps it (at least 1).
+std::size_t wrapped_rows(const LogLine& line, int width);
+/// Cells `line` takes unwrapped.
+int line_cells(const LogLine& line);
+/// Cells left for the text of a view `width` cells wide (the times gutter takes the rest).
+int log_text_width(const LogViewVm& vm, int width);
 
 }  // namespace trainyard

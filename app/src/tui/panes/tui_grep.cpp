@@ -69,10 +69,7 @@ void open_grep_hit(AppContext& ctx, TuiState& st) {
     auto lines = lg.file->read_lines(hit->line, 1);
     if (lines && !lines->empty()) lg.search = grep_match_text(*pattern, lines->front().text);
   }
-  auto body = static_cast<size_t>(std::max(1, lg.body_height));
-  size_t lines = lg.file ? lg.file->line_count() : 0;
-  size_t last_top = lines > body ? lines - body : 0;
-  lg.top = std::min(hit->line > body / 2 ? hit->line - body / 2 : 0, last_top);
+  scroll_to_line(lg.view, log_lines(lg), hit->line);
 }
 
 }  // namespace trainyard

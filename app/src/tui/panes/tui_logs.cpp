@@ -14,16 +14,10 @@
 namespace trainyard {
 namespace {
 
-size_t last_top(const LogState& lg) {
-  size_t n = lg.file ? lg.file->line_count() : 0;
-  return n > static_cast<size_t>(lg.body_height) ? n - static_cast<size_t>(lg.body_height) : 0;
-}
-
 void scroll(LogState& lg, long delta) {
-  long top = static_cast<long>(lg.top) + delta;
-  top = std::clamp(top, 0L, static_cast<long>(last_top(lg)));
-  lg.top = static_cast<size_t>(top);
-  lg.follow = lg.top == last_top(lg) && delta > 0;
+  auto lines = log_lines(lg);
+  scroll_rows(lg.view, lines, delta);
+  lg.follow = delta > 0 && at_bottom(lg.view, lines);
 }
 
 // A task's stdout and stderr keep read marks (see LogMetricsFollower); a node's files do not.
@@ -36,6 +30,19 @@ void attach_marks(const Frame& f, LogState& lg) {
 }
 
 }  // namespace
+
+TextLines log_lines(LogState& lg) {
+  TextLines t;
+  t.count = lg.file ? lg.file->line_count() : 0;
+  t.read = [&lg](size_t first, size_t n) {
+    std::vector<LogLine> out;
+    if (!lg.file) return out;
+    if (auto lines = lg.file->read_lines(first, n))
+      for (const auto& l : *lines) out.push_back(to_log_line(l));
+    return out;
+  };
+  return t;
+}
 
 std::string remote_log_file(const Frame& f, bool stderr_stream) {
   if (!f.node.empty()) return stderr_stream ? "startup/stderr.txt" : "startup/stdout.txt";
@@ -100,10 +107,10 @@ void refresh_log_state(LogState& lg) {
   for (;;) {
     auto r = lg.file->refresh(64ull << 20);
     if (!r) break;
-    if (r->reset) lg.top = 0;
+    if (r->reset) scroll_to_top(lg.view);
     if (r->complete || std::chrono::steady_clock::now() >= until) break;
   }
-  if (lg.follow) lg.top = last_top(lg);
+  if (lg.follow) scroll_to_bottom(lg.view, log_lines(lg));
 }
 
 bool log_action_handles(Action a) {
@@ -116,6 +123,10 @@ bool log_action_handles(Action a) {
     case Action::PageDown:
     case Action::Follow:
     case Action::Wrap:
+    case Action::ScrollLeft:
+    case Action::ScrollRight:
+    case Action::LineStart:
+    case Action::LineEnd:
     case Action::Times:
     case Action::Search:
     case Action::SearchNext:
@@ -130,7 +141,7 @@ bool log_action_handles(Action a) {
 // Where a search step starts: past the current match, else at the top line; nullopt when the
 // current match is at the end the step goes towards.
 std::optional<size_t> step_start(const LogState& lg, bool forward) {
-  if (!lg.match) return lg.top;
+  if (!lg.match) return lg.view.top;
   if (!forward) return *lg.match > 0 ? std::optional(*lg.match - 1) : std::nullopt;
   return *lg.match + 1 < lg.file->line_count() ? std::optional(*lg.match + 1) : std::nullopt;
 }
@@ -158,10 +169,7 @@ void log_search(TuiState& st, bool forward) {
   if (!hit) return set_status(st, fmt::format("'{}' not found", lg.search), StatusLevel::Error);
   lg.match = *hit;
   lg.follow = false;
-  lg.top = *hit > static_cast<size_t>(lg.body_height / 2)
-               ? *hit - static_cast<size_t>(lg.body_height / 2)
-               : 0;
-  lg.top = std::min(lg.top, last_top(lg));
+  scroll_to_line(lg.view, log_lines(lg), *hit);
 }
 
 void log_action(AppContext& ctx, TuiState& st, Action a) {
@@ -174,25 +182,33 @@ void log_action(AppContext& ctx, TuiState& st, Action a) {
       scroll(lg, 1);
       break;
     case Action::PageUp:
-      scroll(lg, -lg.body_height);
+      scroll(lg, -lg.view.height);
       break;
     case Action::PageDown:
-      scroll(lg, lg.body_height);
+      scroll(lg, lg.view.height);
       break;
     case Action::Top:
-      lg.top = 0;
+      scroll_to_top(lg.view);
       lg.follow = false;
       break;
     case Action::Bottom:
       lg.follow = true;
-      lg.top = last_top(lg);
+      scroll_to_bottom(lg.view, log_lines(lg));
       break;
     case Action::Follow:
       lg.follow = !lg.follow;
-      if (lg.follow) lg.top = last_top(lg);
+      if (lg.follow) scroll_to_bottom(lg.view, log_lines(lg));
       break;
     case Action::Wrap:
-      lg.wrap = !lg.wrap;
+      toggle_wrap(lg.view);
+      if (lg.follow) scroll_to_bottom(lg.view, log_lines(lg));
+      break;
+    case Action::ScrollLeft:
+    case Action::ScrollRight:
+    case Action::LineStart:
+    case Action::LineEnd:
+      if (lg.view.wrap) return set_status(st, "wrap is on: w turns it off to scroll sideways");
+      scroll_sideways(lg.view, log_lines(lg), a);
       break;
     case Action::Times:
       lg.times = !lg.times;
@@ -224,20 +240,25 @@ void render_logs(TuiState& st, Canvas& c, Rect r) {
 void render_log_state(LogState& lg, Canvas& c, Rect r) {
   // The view's last row is its status line; following must show the file's last lines at the
   // size drawn now, not the size of the previous refresh.
-  lg.body_height = std::max(1, r.h - 1);
-  if (lg.follow) lg.top = last_top(lg);
   LogViewVm vm;
-  vm.wrap = lg.wrap;
+  vm.wrap = lg.view.wrap;
+  vm.x_offset = lg.view.x;
   vm.follow = lg.follow;
   vm.search = lg.search;
   vm.current_match = lg.match;
   if (lg.wrapped) vm.note = "search wrapped";
   vm.times = lg.times;
+  if (lg.times) vm.line_times = {"--:--:--"};  // the gutter's width, before the times are read
+  lg.view.height = std::max(1, r.h - 1);
+  lg.view.width = std::max(1, log_text_width(vm, r.w));
+  if (lg.follow) scroll_to_bottom(lg.view, log_lines(lg));
+  vm.line_times.clear();
   if (lg.file) {
     vm.total_lines = lg.file->line_count();
-    vm.first_line = lg.top;
+    vm.first_line = lg.view.top;
+    vm.first_row = lg.view.top_row;
     std::vector<uint64_t> starts;
-    if (auto lines = lg.file->read_lines(lg.top, static_cast<size_t>(r.h), &starts))
+    if (auto lines = lg.file->read_lines(lg.view.top, static_cast<size_t>(r.h), &starts))
       for (const auto& l : *lines) vm.lines.push_back(to_log_line(l));
     if (lg.times)
       for (const auto& t : line_times(starts, marks_covering(lg.marks, starts), lg.ended))

@@ -5,6 +5,7 @@
 
 #include "app/wire_json.hpp"
 #include "core/sanitizer.hpp"
+#include "text_view.hpp"
 #include "tui_pane_json.hpp"
 #include "tui_pane_routes.hpp"
 #include "tui_state.hpp"
@@ -126,7 +127,7 @@ class JsonPane : public Pane {
   std::vector<Context> contexts() const override { return {Context::Json, Context::Global}; }
   bool is_table() const override { return false; }
   bool reads_in_background() const override { return true; }
-  void entered(AppContext&, TuiState&) override { top_ = 0; }
+  void entered(AppContext&, TuiState&) override { text_ = TextView{}; }
 
   std::shared_ptr<const PaneData> read_data(AppContext& ctx, TuiState& st) override {
     auto data = std::make_shared<JsonLines>();
@@ -142,58 +143,32 @@ class JsonPane : public Pane {
   }
 
   bool act(AppContext&, TuiState& st, Action a) override {
-    const auto* data = shown_data<JsonLines>(st);
-    long last = data ? static_cast<long>(data->lines.size()) - height_ : 0;
-    long next = scrolled(static_cast<long>(top_), a, last);
-    if (next < 0) return false;
-    top_ = static_cast<size_t>(next);
-    return true;
+    return text_view_act(text_, lines(st), st, a);
   }
-
+  void search_for(TuiState& st, const std::string& query) override {
+    text_view_search(text_, lines(st), st, query);
+  }
   void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
-    height_ = std::max(1, body.h);
-    const auto* data = shown_data<JsonLines>(st);
-    if (!data) return;
-    top_ = std::min(top_, data->lines.size() > static_cast<size_t>(height_)
-                              ? data->lines.size() - static_cast<size_t>(height_)
-                              : size_t{0});
-    for (size_t row = 0; row < static_cast<size_t>(body.h) && top_ + row < data->lines.size();
-         ++row)
-      c.draw_text(body.x, body.y + static_cast<int>(row), data->lines[top_ + row], Role::LogText,
-                  body.w);
+    render_text_view(text_, lines(st), c, body);
   }
 
  private:
-  // Where `a` scrolls from `top` (`last`: the top that shows the last line); -1: not a scroll.
-  long scrolled(long top, Action a, long last) const {
-    long to = top;
-    switch (a) {
-      case Action::Up:
-        to = top - 1;
-        break;
-      case Action::Down:
-        to = top + 1;
-        break;
-      case Action::PageUp:
-        to = top - height_;
-        break;
-      case Action::PageDown:
-        to = top + height_;
-        break;
-      case Action::Top:
-        to = 0;
-        break;
-      case Action::Bottom:
-        to = last;
-        break;
-      default:
-        return -1;
+  // The shown JSON's lines, converted once per answer of the reader.
+  const std::vector<LogLine>& lines(const TuiState& st) {
+    const auto* data = shown_data<JsonLines>(st);
+    // Held, so that a later answer never lands at the address of the one converted.
+    if (!data || st.shown.data != converted_) {
+      converted_ = data ? st.shown.data : nullptr;
+      lines_.clear();
+      if (data)
+        for (const auto& l : data->lines) lines_.push_back(text_line(l));
     }
-    return std::max(0L, std::min(to, std::max(0L, last)));
+    return lines_;
   }
 
-  size_t top_ = 0;
-  int height_ = 10;
+  TextView text_;
+  std::shared_ptr<const PaneData> converted_;
+  std::vector<LogLine> lines_;
 };
 
 }  // namespace

@@ -72,6 +72,11 @@ class LogsPane : public Pane {
     log_action(ctx, st, a);
     return true;
   }
+  void search_for(TuiState& st, const std::string& query) override {
+    log_state(st).search = query;
+    log_state(st).match.reset();  // a new query starts from the top of the screen
+    log_search(st, true);
+  }
   // The files are read here; their read marks (`t`) by the reader, on its own connection.
   bool reads_in_background() const override { return true; }
   // A blob's copy is read on as it grows, by the storage worker.

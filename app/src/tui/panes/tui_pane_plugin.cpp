@@ -2,9 +2,11 @@
 #include <fmt/format.h>
 
 #include "core/sanitizer.hpp"
+#include "text_view.hpp"
 #include "tui_pane_routes.hpp"
 #include "tui_plugins.hpp"
 #include "tui_state.hpp"
+#include "widgets/log_roles.hpp"
 
 namespace trainyard {
 namespace {
@@ -36,47 +38,21 @@ class PluginPane : public Pane {
     parts.push_back(sanitize_text(latest().name));
     return parts;
   }
-  std::vector<Context> contexts() const override { return {Context::Table, Context::Global}; }
+  std::vector<Context> contexts() const override { return {Context::Json, Context::Global}; }
   bool per_account() const override { return false; }
   bool is_table() const override { return false; }
   bool reads_in_background() const override { return true; }
   bool shows_samples() const override { return true; }
   void entered(AppContext&, TuiState& st) override {
-    top_ = 0;
+    text_ = TextView{};
     runner_ = st.work.plugins.get();
   }
 
   bool act(AppContext&, TuiState& st, Action a) override {
-    long last = std::max(0L, static_cast<long>(lines_.size()) - height_);
-    long top = static_cast<long>(top_);
-    switch (a) {
-      case Action::Down:
-        ++top;
-        break;
-      case Action::Up:
-        --top;
-        break;
-      case Action::PageDown:
-        top += height_;
-        break;
-      case Action::PageUp:
-        top -= height_;
-        break;
-      case Action::Top:
-        top = 0;
-        break;
-      case Action::Bottom:
-        top = last;
-        break;
-      case Action::Enter:
-      case Action::Filter:
-        set_status(st, "the plugin's output has no rows to open or filter");
-        return true;
-      default:
-        return false;
-    }
-    top_ = static_cast<size_t>(std::clamp(top, 0L, last));
-    return true;
+    return text_view_act(text_, lines_, st, a);
+  }
+  void search_for(TuiState& st, const std::string& query) override {
+    text_view_search(text_, lines_, st, query);
   }
 
   void render(AppContext&, TuiState& st, Canvas& c, Rect body) override {
@@ -86,13 +62,16 @@ class PluginPane : public Pane {
       bool changed = v.running != shown_.running || v.name != shown_.name ||
                      v.outcome.output.size() != shown_.outcome.output.size();
       shown_ = std::move(v);
-      if (changed) lines_ = sanitize_lines(shown_.outcome.output);
+      if (changed) {
+        lines_.clear();
+        for (const auto& l : sanitize_lines(shown_.outcome.output))
+          lines_.push_back(to_log_line(l));
+      }
     }
-    height_ = std::max(1, body.h);
     if (lines_.empty())
       c.draw_text(body.x, body.y, shown_.running ? "running…" : "(no output)", Role::Dim, body.w);
-    for (int y = 0; y < body.h && top_ + y < lines_.size(); ++y)
-      c.draw_text_truncated(body.x, body.y + y, lines_[top_ + y].text, Role::LogText, body.w);
+    else
+      render_text_view(text_, lines_, c, body);
   }
 
  private:
@@ -101,9 +80,8 @@ class PluginPane : public Pane {
 
   const PluginRunner* runner_ = nullptr;
   PluginRunView shown_;
-  std::vector<SanitizedLine> lines_;
-  size_t top_ = 0;
-  int height_ = 10;
+  std::vector<LogLine> lines_;
+  TextView text_;
 };
 
 }  // namespace
