@@ -39,8 +39,9 @@ class TuiClock : public TuiScreen {
     j.creation_time = j.state_transition_time = created;
     ASSERT_TRUE(fixture_.ctx().store->upsert_job(j).ok());
   }
-  void open_account(const std::string& account, const std::string& view) {
-    term_ = std::make_unique<HeadlessTerminal>(kNormal);
+  void open_account(const std::string& account, const std::string& view,
+                    TermSize size = kNormal) {
+    term_ = std::make_unique<HeadlessTerminal>(size);
     TuiOptions o;
     o.view = view;
     o.account = account;
@@ -84,8 +85,8 @@ TEST_F(TuiClock, SyncedAgeIsReadFromTheContextClock) {
   m.scope = tasks_scope("train");
   m.checked_at = apptest::kFixtureNow - 90s;
   ASSERT_TRUE(fixture_.ctx().store->set_sync_mark("contoso", m).ok());
-  open_account("contoso", "jobs");
-  // SYNCED is the last column at 80 columns (COST, after it, does not fit).
+  // At 80 columns SYNCED is dropped for COST; at 120 both are shown, SYNCED before COST.
+  open_account("contoso", "jobs", {120, 30});
   EXPECT_NE(line_with("train").find("   1m "), std::string::npos) << line_with("train");
   advance(10min);
   EXPECT_NE(line_with("train").find("  11m "), std::string::npos) << line_with("train");

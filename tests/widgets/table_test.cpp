@@ -42,6 +42,36 @@ TEST(Table, LayoutColumns) {
   EXPECT_EQ(layout_columns(task_columns(), 20), (std::vector<int>{6, 10, 2, 0}));
 }
 
+// Columns: ID (identifying, flex), STATE 6, TREND 8 (dropped first), GPU 3 (dropped next),
+// COMMAND (flex, dropped last). Worked out by hand: at 40 cells ID wants 20 ("experiment-
+// resnet-0002" is 22, title 2; the cap is 40*2/5 = 16), so 16 + 6 + 8 + 3 + 4 + 4 gaps = 41 > 40:
+// TREND goes; 16 + 6 + 3 + 4 + 3 gaps = 32, and the 8 left grow ID to 22 (its content) first,
+// then COMMAND gets the rest: 2.
+TEST(Table, LowPriorityColumnsDropFirstAndIdsKeepTheirWidth) {
+  std::vector<Column> cols{{.title = "ID", .min_width = 4, .flex = 1, .cut = Cut::Middle},
+                           {.title = "STATE", .width = 6},
+                           {.title = "TREND", .width = 8, .drop = 3},
+                           {.title = "GPU", .width = 3, .drop = 2},
+                           {.title = "COMMAND", .min_width = 4, .flex = 1, .drop = 1}};
+  std::vector<int> wants{22, 6, 8, 3, 30};
+  EXPECT_EQ(layout_columns(cols, 40, wants), (std::vector<int>{22, 6, 0, 3, 6}));
+  // Wide enough for everything: nothing is dropped, the spare goes by flex weight.
+  auto wide = layout_columns(cols, 100, wants);
+  EXPECT_EQ(wide[0], 22 + (100 - 4 - 22 - 6 - 8 - 3 - 30) / 2);
+  EXPECT_GT(wide[2], 0);
+  // At 20 the cap is 8: 8 + 6 + 8 + 3 + 4 + 4 gaps = 33; TREND and then GPU go: 8 + 6 + 4 + 2 = 20.
+  EXPECT_EQ(layout_columns(cols, 20, wants), (std::vector<int>{8, 6, 0, 0, 4}));
+}
+
+TEST(Table, AnIdIsCutInTheMiddleAndANumberNeverIsCut) {
+  EXPECT_EQ(truncate_middle_to_width("experiment-resnet-0002", 20), "experiment-res…-0002");
+  EXPECT_EQ(truncate_middle_to_width("run-261129-113059-fe7b", 8), "run-…e7b");
+  EXPECT_EQ(truncate_middle_to_width("short", 8), "short");
+  EXPECT_EQ(truncate_keeping_last_word("val_loss 0.1720", 12), "val_… 0.1720");
+  EXPECT_EQ(truncate_keeping_last_word("val_loss 0.1720", 7), "val_lo…");  // no room: cut
+  EXPECT_EQ(truncate_keeping_last_word("loss 0.172", 12), "loss 0.172");
+}
+
 TEST(Table, ScrollToShow) {
   EXPECT_EQ(scroll_to_show(5, 0, 10, 100), 0u);
   EXPECT_EQ(scroll_to_show(15, 0, 10, 100), 6u);

@@ -108,6 +108,32 @@ std::string truncate_left_to_width(std::string_view raw, int width) {
   return "…" + std::string(text.substr(pos));
 }
 
+std::string truncate_middle_to_width(std::string_view raw, int width) {
+  std::string storage;
+  std::string_view text = drawable_text(raw, storage);
+  if (text_width(text) <= width) return std::string(text);
+  if (width < 3) return truncate_to_width(text, width);
+  int half = (width - 1) / 2;
+  auto sep = text.find_last_of("-_./:");
+  int tail_w = sep == std::string_view::npos ? half + 1 : text_width(text.substr(sep));
+  if (tail_w > half) tail_w = half;
+  std::string tail = truncate_left_to_width(text, tail_w + 1).substr(3);  // drops the `…`
+  std::string head = truncate_to_width(text, width - text_width(tail));
+  return head + tail;
+}
+
+std::string truncate_keeping_last_word(std::string_view raw, int width) {
+  std::string storage;
+  std::string_view text = drawable_text(raw, storage);
+  if (text_width(text) <= width) return std::string(text);
+  auto space = text.rfind(' ');
+  if (space == std::string_view::npos || space == 0) return truncate_to_width(text, width);
+  std::string_view word = text.substr(space + 1);
+  int room = width - text_width(word) - 1;
+  if (room < 2) return truncate_to_width(text, width);
+  return truncate_to_width(text.substr(0, space), room) + " " + std::string(word);
+}
+
 std::string fit_to_width(std::string_view text, int width, Align align) {
   std::string s = truncate_to_width(text, width);
   int pad = width - text_width(s);

@@ -116,7 +116,7 @@ struct ColumnDef {
 template <typename Row>
 ColumnDef<Row> synced_column() {
   return {"synced",
-          {"SYNCED", 6, 1, 0, Align::Right},
+          {.title = "SYNCED", .width = 6, .align = Align::Right, .drop = 8},
           [](const Row& r) {
             return TableCell{r.synced, Role::Dim};
           },

@@ -10,6 +10,13 @@
 
 namespace trainyard {
 
+/// How a cell too long for its column is cut.
+enum class Cut {
+  End,       ///< `resnet-sw…`
+  Middle,    ///< ids: the distinguishing end stays (`experiment-res…-0002`)
+  LastWord,  ///< a name and a number: the number stays whole (`val_l… 0.1720`)
+};
+
 /// One column's layout.
 struct Column {
   std::string title;          ///< header text
@@ -20,6 +27,10 @@ struct Column {
   /// Width with short forms (TableCell::short_text); 0: the column has none. A table too
   /// narrow for every column at full width draws such columns at this width, short forms in.
   int short_width = 0;
+  /// When the table is too narrow: 0, never dropped; else dropped, highest first, before an
+  /// identifying flex column (drop 0) is cut below its content's width.
+  int drop = 0;
+  Cut cut = Cut::End;
 };
 
 /// One cell; `role` (e.g. a state colour) applies when the row is not selected.
@@ -50,10 +61,14 @@ int table_body_height(Rect r);
 /// The first_row that keeps `selected` visible with the least scrolling.
 std::size_t scroll_to_show(std::size_t selected, std::size_t first_row, int body_height,
                            std::size_t total_rows);
-/// Column widths for `width` cells with one space between columns: fixed columns get their
-/// width, flex columns share the rest by flex weight (at least min_width); columns that do
-/// not fit get 0 and the last visible one is cut.
-std::vector<int> layout_columns(const std::vector<Column>& columns, int width);
+/// Column widths for `width` cells with one space between columns. Fixed columns get their
+/// width and flex columns at least min_width; a flex column that is never dropped (drop 0)
+/// also asks for its content's width (`wants`, one per column; at most 2/5 of the table).
+/// While that does not fit, the droppable columns go, highest drop first (width 0, no gap).
+/// The room left grows flex columns towards their content, the never-dropped first, then is
+/// shared by flex weight; columns that still do not fit get 0 and the last visible one is cut.
+std::vector<int> layout_columns(const std::vector<Column>& columns, int width,
+                                const std::vector<int>& wants = {});
 /// True when `width` cells are too few for every column at full width with the flex columns
 /// given at least the room that short forms would free: columns with a short_width then use
 /// it (enum values in their short forms rather than cut mid-word).

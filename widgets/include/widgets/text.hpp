@@ -32,6 +32,12 @@ int text_width(std::string_view text);
 std::string truncate_to_width(std::string_view text, int width);
 /// Like truncate_to_width but keeps the end: `…` + the longest suffix that fits.
 std::string truncate_left_to_width(std::string_view text, int width);
+/// Cuts in the middle, keeping the distinguishing end: the last `-`/`_`/`.`/`/`/`:`-separated
+/// part when it takes at most half the width (`experiment-res…-0002`), else the last half.
+std::string truncate_middle_to_width(std::string_view text, int width);
+/// Keeps the last space-separated word whole (a number after its name: `val_l… 0.1720`) and
+/// cuts what comes before it; cuts at the end when the word alone does not fit.
+std::string truncate_keeping_last_word(std::string_view text, int width);
 /// Truncates or pads with spaces to exactly `width` cells.
 std::string fit_to_width(std::string_view text, int width, Align align = Align::Left);
 /// Word-wraps text (each word of it in its drawable form) into lines of at most `width` cells (long

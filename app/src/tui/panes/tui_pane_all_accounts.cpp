@@ -35,15 +35,19 @@ const std::vector<ColumnDef<AccountJob>>& all_job_columns() {
        [](R r) {
          return TableCell{sanitize_text(r.job.account), r.colour};
        }},
-      {"job", {"JOB", 0, 8, 2}, [](R r) { return TableCell{sanitize_text(r.job.id)}; }},
+      {"job",
+       {.title = "JOB", .min_width = 8, .flex = 2, .cut = Cut::Middle},
+       [](R r) { return TableCell{sanitize_text(r.job.id)}; }},
       {"state",
        {"STATE", 11},
        [](R r) {
          return TableCell{std::string(to_wire(r.job.state)), Role::StateActive};
        }},
-      {"pool", {"POOL", 0, 6, 1}, [](R r) { return TableCell{sanitize_text(r.job.pool_id)}; }},
+      {"pool",
+       {.title = "POOL", .min_width = 6, .flex = 1, .drop = 2, .cut = Cut::Middle},
+       [](R r) { return TableCell{sanitize_text(r.job.pool_id)}; }},
       {"submitted_by",
-       {"SUBMITTED BY", 0, 12, 1},
+       {.title = "SUBMITTED BY", .min_width = 12, .flex = 1, .drop = 1},
        [](R r) { return TableCell{submitted_by(r.job)}; }},
       {"age", {"AGE", 5, 1, 0, Align::Right}, [](R r) {
          return TableCell{age_of(r.job.creation_time, r.now)};
@@ -59,14 +63,16 @@ const std::vector<ColumnDef<AccountPool>>& all_pool_columns() {
        [](R r) {
          return TableCell{sanitize_text(r.pool.account), r.colour};
        }},
-      {"pool", {"POOL", 0, 8, 2}, [](R r) { return TableCell{sanitize_text(r.pool.id)}; }},
+      {"pool",
+       {.title = "POOL", .min_width = 8, .flex = 2, .cut = Cut::Middle},
+       [](R r) { return TableCell{sanitize_text(r.pool.id)}; }},
       {"state",
        {"STATE", 9},
        [](R r) {
          return TableCell{std::string(to_wire(r.pool.state)), Role::StateActive};
        }},
       {"vm_size",
-       {"VM SIZE", 0, 8, 1},
+       {.title = "VM SIZE", .min_width = 8, .flex = 1, .drop = 2},
        [](R r) { return TableCell{sanitize_text(r.pool.vm_size)}; }},
       {"dedicated",
        {"DEDICATED", 9, 1, 0, Align::Right},

@@ -32,7 +32,9 @@ TableCell failure_text(const FailedRow& r, std::string FailureInfo::*field) {
 const std::vector<ColumnDef<FailedRow>>& failed_columns() {
   using R = const FailedRow&;
   static const std::vector<ColumnDef<FailedRow>> columns = {
-      {"task", {"TASK", 0, 8, 1}, [](R r) { return TableCell{sanitize_text(r.task.id)}; }},
+      {"task",
+       {.title = "TASK", .min_width = 8, .flex = 1, .cut = Cut::Middle},
+       [](R r) { return TableCell{sanitize_text(r.task.id)}; }},
       {"exit",
        {"EXIT", 5, 1, 0, Align::Right},
        [](R r) {
@@ -41,13 +43,17 @@ const std::vector<ColumnDef<FailedRow>>& failed_columns() {
        },
        [](R r) { return SortKey{int64_t{r.task.execution_info.exit_code.value_or(0)}}; }},
       {"category",
-       {"CATEGORY", 11},
+       {.title = "CATEGORY", .width = 11, .drop = 3},
        [](R r) {
          const auto* f = failure_of(r);
          return TableCell{f ? std::string(to_wire(f->category)) : "-"};
        }},
-      {"code", {"CODE", 0, 6, 1}, [](R r) { return failure_text(r, &FailureInfo::code); }},
-      {"message", {"MESSAGE", 0, 8, 4}, [](R r) { return failure_text(r, &FailureInfo::message); }},
+      {"code",
+       {.title = "CODE", .min_width = 6, .flex = 1, .drop = 2},
+       [](R r) { return failure_text(r, &FailureInfo::code); }},
+      {"message",
+       {.title = "MESSAGE", .min_width = 8, .flex = 4, .drop = 1},
+       [](R r) { return failure_text(r, &FailureInfo::message); }},
       {"ended", {"ENDED", 5, 1, 0, Align::Right}, [](R r) {
          return TableCell{age_of(r.task.execution_info.end_time, r.now)};
        }}};

@@ -25,16 +25,20 @@ TableCell node_text(std::string text) {
 const std::vector<ColumnDef<NodeRow>>& node_columns() {
   using R = const NodeRow&;
   static const std::vector<ColumnDef<NodeRow>> columns = {
-      {"node", {"NODE", 0, 8, 2}, [](R r) { return node_text(sanitize_text(r.node.id)); }},
+      {"node",
+       {.title = "NODE", .min_width = 8, .flex = 2, .cut = Cut::Middle},
+       [](R r) { return node_text(sanitize_text(r.node.id)); }},
       {"state",
        {"STATE", 19, 1, 0, Align::Left, 8},
        [](R r) {
          bool busy = r.node.state == NodeState::Running;
          return enum_cell(to_wire(r.node.state), busy ? Role::StateRunning : Role::StateActive);
        }},
-      {"kind", {"KIND", 9}, [](R r) { return node_text(node_kind(r.node)); }},
+      {"kind",
+       {.title = "KIND", .width = 9, .drop = 3},
+       [](R r) { return node_text(node_kind(r.node)); }},
       {"scheduling",
-       {"SCHEDULING", 10},
+       {.title = "SCHEDULING", .width = 10, .drop = 4},
        [](R r) { return node_text(std::string(to_wire(r.node.scheduling_state))); }},
       {"slots",
        {"SLOTS", 7, 1, 0, Align::Right},
@@ -42,23 +46,25 @@ const std::vector<ColumnDef<NodeRow>>& node_columns() {
          return node_text(fmt::format("{}/{}", r.node.running_task_slots_count, r.node.task_slots));
        },
        [](R r) { return SortKey{int64_t{r.node.running_task_slots_count}}; }},
-      {"ip", {"IP", 0, 9, 1}, [](R r) { return node_text(r.node.ip_address); }},
+      {"ip",
+       {.title = "IP", .min_width = 9, .flex = 1, .drop = 5},
+       [](R r) { return node_text(r.node.ip_address); }},
       {"error",
-       {"ERROR", 0, 8, 3},
+       {.title = "ERROR", .min_width = 8, .flex = 3, .drop = 1},
        [](R r) {
          return TableCell{sanitize_text(r.node.error), Role::StateFailure};
        },
        {},
        Shown::Batch},
       {"vm_size",
-       {"VM SIZE", 0, 6, 1},
+       {.title = "VM SIZE", .min_width = 6, .flex = 1, .drop = 6},
        [](R r) { return node_text(r.node.vm_size); },
        {},
        Shown::Always,
        {},
        true},
       {"changed",
-       {"STATE SINCE", 19},
+       {.title = "STATE SINCE", .width = 19, .drop = 9},
        [](R r) { return node_text(wide_time(r.node.state_transition_time)); },
        {},
        Shown::Always,

@@ -29,7 +29,9 @@ TableCell pool_text(std::string text) {
 const std::vector<ColumnDef<PoolRow>>& pool_columns() {
   using R = const PoolRow&;
   static const std::vector<ColumnDef<PoolRow>> columns = {
-      {"pool", {"POOL", 0, 8, 2}, [](R r) { return pool_text(r.pool.id); }},
+      {"pool",
+       {.title = "POOL", .min_width = 8, .flex = 2, .cut = Cut::Middle},
+       [](R r) { return pool_text(r.pool.id); }},
       {"state",
        {"STATE", 8},
        [](R r) {
@@ -53,12 +55,14 @@ const std::vector<ColumnDef<PoolRow>>& pool_columns() {
        },
        [](R r) { return SortKey{int64_t{r.pool.current_low_priority_nodes}}; }},
       {"slots",
-       {"SLOTS/NODE", 10, 1, 0, Align::Right},
+       {.title = "SLOTS/NODE", .width = 10, .align = Align::Right, .drop = 4},
        [](R r) { return pool_text(std::to_string(r.pool.task_slots_per_node)); },
        [](R r) { return SortKey{int64_t{r.pool.task_slots_per_node}}; }},
-      {"vm_size", {"VM SIZE", 0, 6, 1}, [](R r) { return pool_text(r.pool.vm_size); }},
+      {"vm_size",
+       {.title = "VM SIZE", .min_width = 6, .flex = 1, .drop = 3},
+       [](R r) { return pool_text(r.pool.vm_size); }},
       {"health",
-       {"HEALTH", 0, 8, 2},
+       {.title = "HEALTH", .min_width = 8, .flex = 2, .drop = 1},
        [](R r) {
          return TableCell{sanitize_text(r.health),
                           r.health.empty() ? std::nullopt : std::optional(Role::StateFailure)};
@@ -66,14 +70,14 @@ const std::vector<ColumnDef<PoolRow>>& pool_columns() {
        {},
        Shown::Batch},
       {"created",
-       {"CREATED", 19},
+       {.title = "CREATED", .width = 19, .drop = 9},
        [](R r) { return pool_text(wide_time(r.pool.creation_time)); },
        {},
        Shown::Always,
        {},
        true},
       {"changed",
-       {"STATE SINCE", 19},
+       {.title = "STATE SINCE", .width = 19, .drop = 9},
        [](R r) { return pool_text(wide_time(r.pool.state_transition_time)); },
        {},
        Shown::Always,

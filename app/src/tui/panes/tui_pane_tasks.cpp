@@ -100,7 +100,7 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
   using R = const TaskRow&;
   static const std::vector<ColumnDef<TaskRow>> columns = {
       {"id",
-       {"ID", 0, 8, 2},
+       {.title = "ID", .min_width = 8, .flex = 2, .cut = Cut::Middle},
        [](R r) {
          const auto& t = r.task;
          return plain(
@@ -124,24 +124,31 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
          return SortKey{code ? int64_t{*code} : std::numeric_limits<int64_t>::min()};
        }},
       {"try",
-       {"TRY", 3, 1, 0, Align::Right},
+       {.title = "TRY", .width = 3, .align = Align::Right, .drop = 4},
        [](R r) { return plain(std::to_string(r.task.execution_info.retry_count)); },
        [](R r) { return SortKey{int64_t{r.task.execution_info.retry_count}}; }},
       {"requeues",
-       {"RQ", 2, 1, 0, Align::Right},
+       {.title = "RQ", .width = 2, .align = Align::Right, .drop = 6},
        [](R r) { return requeue_cell(r.task); },
        [](R r) { return SortKey{int64_t{r.task.execution_info.requeue_count}}; },
        Shown::Batch},
-      {"gpu", {"GPU", 3, 1, 0, Align::Right}, [](R r) { return plain(slots_text(r.task)); }},
-      {"ran", {"RAN", 6, 1, 0, Align::Right}, [](R r) { return plain(ran_for(r.task, r.now)); }},
+      {"gpu",
+       {.title = "GPU", .width = 3, .align = Align::Right, .drop = 4},
+       [](R r) { return plain(slots_text(r.task)); }},
+      {"ran",
+       {.title = "RAN", .width = 6, .align = Align::Right, .drop = 2},
+       [](R r) { return plain(ran_for(r.task, r.now)); }},
       {"trend",
-       {"TREND", 8},
+       {.title = "TREND", .width = 8, .drop = 5},
        [](R r) {
          return TableCell{r.extras.spark, Role::Sparkline};
        }},
-      {"metric", {"METRIC", 12}, [](R r) { return plain(r.extras.metric); }},
+      // A metric's number is never cut: its name shrinks first.
+      {"metric",
+       {.title = "METRIC", .min_width = 12, .flex = 1, .drop = 1, .cut = Cut::LastWord},
+       [](R r) { return plain(r.extras.metric); }},
       {"disk",
-       {"DISK", 5, 1, 0, Align::Right},
+       {.title = "DISK", .width = 5, .align = Align::Right, .drop = 8},
        [](R r) {
          return TableCell{r.extras.disk, Role::Dim};
        },
@@ -150,34 +157,34 @@ const std::vector<ColumnDef<TaskRow>>& task_columns() {
       // A Batch task has no local disk: its column says how old the row is instead.
       synced_column<TaskRow>(),
       {"node",
-       {"NODE", 0, 6, 1},
+       {.title = "NODE", .min_width = 6, .flex = 1, .drop = 5, .cut = Cut::Middle},
        [](R r) { return plain(r.task.node_info ? sanitize_text(r.task.node_info->node_id) : "-"); },
        {},
        Shown::Always,
        {},
        true},
       {"created",
-       {"CREATED", 19},
+       {.title = "CREATED", .width = 19, .drop = 9},
        [](R r) { return plain(wide_time(r.task.creation_time)); },
        {},
        Shown::Always,
        {},
        true},
       {"started",
-       {"STARTED", 19},
+       {.title = "STARTED", .width = 19, .drop = 9},
        [](R r) { return plain(wide_time(r.task.execution_info.start_time)); },
        {},
        Shown::Always,
        {},
        true},
       {"ended",
-       {"ENDED", 19},
+       {.title = "ENDED", .width = 19, .drop = 9},
        [](R r) { return plain(wide_time(r.task.execution_info.end_time)); },
        {},
        Shown::Always,
        {},
        true},
-      {"command", {"COMMAND", 0, 10, 3}, [](R r) {
+      {"command", {.title = "COMMAND", .min_width = 10, .flex = 3, .drop = 1}, [](R r) {
          return TableCell{sanitize_text(r.task.command_line), Role::Dim};
        }}};
   return columns;

@@ -157,24 +157,30 @@ std::string sort_title(const SweepState& sw, size_t col, std::string title) {
   return title + (ascending ? "▲" : "▼");
 }
 
+// The widest of the name (with room for the sort arrow) and the values, in cells.
 int param_width(const SweepState& sw, size_t i) {
-  size_t w = sanitize_text(sw.param_names[i]).size() + 1;
-  for (const auto& r : sw.rows) w = std::max(w, sanitize_text(r.params[i]).size());
-  return static_cast<int>(std::clamp<size_t>(w, 3, 14));
+  int w = text_width(sanitize_text(sw.param_names[i])) + 1;
+  for (const auto& r : sw.rows) w = std::max(w, text_width(sanitize_text(r.params[i])));
+  return std::max(w, 3);
 }
 
 std::vector<Column> sweep_columns(const SweepState& sw) {
-  std::vector<Column> cols{{"", 1},
-                           {sort_title(sw, 0, "ID"), 0, 8, 2},
-                           {sort_title(sw, 1, "STATE"), 10, 1, 0, Align::Left, 6},
-                           {sort_title(sw, 2, "EXIT"), 4, 1, 0, Align::Right}};
+  std::vector<Column> cols{
+      {.title = "", .width = 1},
+      {.title = sort_title(sw, 0, "ID"), .min_width = 8, .flex = 2, .cut = Cut::Middle},
+      {.title = sort_title(sw, 1, "STATE"), .width = 10, .short_width = 6},
+      {.title = sort_title(sw, 2, "EXIT"), .width = 4, .align = Align::Right, .drop = 3}};
+  // A parameter's column is as wide as its values: a cut value would hide the run's identity.
   for (size_t i = 0; i < sw.param_names.size(); ++i)
-    cols.push_back({sort_title(sw, i + 3, sanitize_text(sw.param_names[i])), param_width(sw, i), 1,
-                    0, Align::Right});
+    cols.push_back({.title = sort_title(sw, i + 3, sanitize_text(sw.param_names[i])),
+                    .width = param_width(sw, i),
+                    .align = Align::Right,
+                    .drop = 2});
   size_t p = sw.param_names.size();
-  cols.push_back({sort_title(sw, p + 3, "FINAL"), 9, 1, 0, Align::Right});
-  cols.push_back({sort_title(sw, p + 4, "BEST"), 9, 1, 0, Align::Right});
-  cols.push_back({"TREND", 8});
+  cols.push_back({.title = sort_title(sw, p + 3, "FINAL"), .width = 9, .align = Align::Right});
+  cols.push_back(
+      {.title = sort_title(sw, p + 4, "BEST"), .width = 9, .align = Align::Right, .drop = 4});
+  cols.push_back({.title = "TREND", .width = 8, .drop = 5});
   return cols;
 }
 
