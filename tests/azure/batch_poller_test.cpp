@@ -2,8 +2,12 @@
 // throttling slowing it down, and stopping promptly.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -11,6 +15,7 @@
 #include "sync/batch_poller.hpp"
 #include "sync/batch_sync.hpp"
 #include "sync/incremental_sync.hpp"
+#include "sync/remote_log.hpp"
 #include "sync_fixture.hpp"
 
 namespace trainyard::batch_poller_test {
@@ -317,6 +322,47 @@ TEST_F(Poller, ACompletedTaskOfTheJobOnScreenHasItsLogsReadToTheEnd) {
   }));
   EXPECT_TRUE(told(tasks_scope("fresh")));
   p->stop();
+}
+
+// Two windows on one data directory: the second does not poll, yet the log it shows is
+// followed into the cache by the first, which was told through the store.
+TEST_F(Poller, TheLogAWindowThatDoesNotPollShowsIsFollowedByTheOneThatDoes) {
+  auto job = f.client->call(
+      "POST", "/jobs", {},
+      nlohmann::json{{"id", "shared"}, {"poolInfo", {{"poolId", "seed-gpu"}}}}.dump());
+  ASSERT_TRUE(job.ok()) << job.error().message;
+  ASSERT_TRUE(
+      f.client
+          ->add_task("shared", {{"id", "long"}, {"commandLine", "sh -c 'echo first; sleep 60'"}})
+          .ok());
+  auto first = make(fast());
+  PollFocus jobs;
+  jobs.jobs = true;
+  first->set_focus(jobs);
+  first->start();
+  ASSERT_TRUE(eventually([&] { return first->status().polling; }));
+  auto o = fast();
+  o.pid = ::getppid();  // another live process: a second window
+  auto second = make(o);
+  PollFocus log;
+  log.job = "shared";
+  log.log_task = "long";
+  log.log_file = "stdout.txt";
+  second->set_focus(log);
+  second->start();
+  auto copy = remote_cache_path(f.dir, {f.emu.account(), "shared", "long", "", "", "stdout.txt"});
+  ASSERT_TRUE(copy);
+  auto copied = [&] {
+    std::ifstream in(*copy);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return text;
+  };
+  EXPECT_TRUE(eventually([&] { return copied() == "first\n"; }, 20s)) << copied();
+  EXPECT_FALSE(second->status().polling);
+  ASSERT_EQ(f.store->watched_logs(f.emu.account())->size(), 1u);
+  second->stop();  // a window that ends forgets what it showed
+  EXPECT_TRUE(f.store->watched_logs(f.emu.account())->empty());
+  first->stop();
 }
 
 }  // namespace

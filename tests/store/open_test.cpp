@@ -68,6 +68,7 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
                            "CREATE TRIGGER tasks_fts_insert AFTER INSERT ON tasks BEGIN "
                            "INSERT OR IGNORE INTO task_fts_pending(pk) VALUES (new.pk); END;"
                            "DROP TABLE removed_runs; DROP TABLE removed_run_params; "
+                           "DROP TABLE watched_logs; "
                            "ALTER TABLE jobs DROP COLUMN on_all_tasks_complete; "
                            "ALTER TABLE jobs DROP COLUMN on_task_failure; "
                            "ALTER TABLE jobs DROP COLUMN terminate_reason; "
@@ -84,7 +85,7 @@ TEST(StoreOpen, Version13sSubstringIndexIsDropped) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 17);
+  EXPECT_EQ((*s)->schema_version(), 18);
   EXPECT_EQ(
       pragma_text((*s)->handle(), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%fts%'"),
       "0");
@@ -251,6 +252,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
                            "ALTER TABLE tasks DROP COLUMN output_files; "
                            "DROP TABLE output_params; DROP TABLE metric_series; "
                            "DROP TABLE removed_runs; DROP TABLE removed_run_params; "
+                           "DROP TABLE watched_logs; "
                            "ALTER TABLE jobs DROP COLUMN on_all_tasks_complete; "
                            "ALTER TABLE jobs DROP COLUMN on_task_failure; "
                            "ALTER TABLE jobs DROP COLUMN terminate_reason; "
@@ -274,7 +276,7 @@ TEST(StoreMigration, Version1DatabaseMigratesForward) {
   }
   auto s = Store::open(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_EQ((*s)->schema_version(), 17);
+  EXPECT_EQ((*s)->schema_version(), 18);
   // Version 13: the price cache.
   EXPECT_TRUE(store_prices(**s, "Standard_NC6", "", {}, from_micros(1)).ok());
   // Version 9: a queued run keeps its pin; one that started takes any GPUs when retried.

@@ -282,11 +282,20 @@ ALTER TABLE jobs ADD COLUMN terminate_reason TEXT NOT NULL DEFAULT '';
 ALTER TABLE local_runs ADD COLUMN exit_conditions TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 18: the Batch log each window shows, so that whichever process polls the account
+// follows it into the cache for the windows that do not poll.
+constexpr const char* kSchemaV18 = R"sql(
+CREATE TABLE watched_logs(
+  pid INTEGER NOT NULL, account TEXT NOT NULL, job_id TEXT NOT NULL, task_id TEXT NOT NULL,
+  pool_id TEXT NOT NULL, node_id TEXT NOT NULL, file TEXT NOT NULL, at INTEGER NOT NULL,
+  PRIMARY KEY(pid, account)) WITHOUT ROWID;
+)sql";
+
 const std::vector<const char*>& migrations() {
   static const std::vector<const char*> steps = {
       kSchemaV1,  kSchemaV2,  kSchemaV3,  kSchemaV4,  kSchemaV5,  kSchemaV6,
       kSchemaV7,  kSchemaV8,  kSchemaV9,  kSchemaV10, kSchemaV11, kSchemaV12,
-      kSchemaV13, kSchemaV14, kSchemaV15, kSchemaV16, kSchemaV17};
+      kSchemaV13, kSchemaV14, kSchemaV15, kSchemaV16, kSchemaV17, kSchemaV18};
   return steps;
 }
 

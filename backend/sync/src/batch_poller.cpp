@@ -90,6 +90,7 @@ void BatchPoller::run() {
     auto cycle_start = Steady::now();
     w.error = opened ? "" : opened.error().message;
     w.written.clear();
+    if (opened && !polling) w.tell_what_is_shown(focus);
     if (polling) {
       w.refresh_focus(focus);
       w.queue_background(focus);

@@ -5,6 +5,8 @@
 
 #include "sync/batch_poller.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
@@ -19,6 +21,7 @@
 #include "sync/poll_lock.hpp"
 #include "sync/remote_log.hpp"
 #include "sync/task_log_backfill.hpp"
+#include "watched_log_share.hpp"
 
 namespace trainyard {
 
@@ -58,9 +61,15 @@ struct BatchPoller::Worker {
   std::string error;               // the cycle's last failure
   std::set<std::string> written;   // the scopes the cycle wrote (what the TUI re-reads)
 
+  WatchedLogShare log_share;  // the log on screen, told to the polling process (or theirs, heard)
+
   explicit Worker(BatchPoller& poller)
-      : p(poller), lock(poller.lock_dir_, poller.account_), tokens(poller.options_.burst) {}
+      : p(poller),
+        lock(poller.lock_dir_, poller.account_),
+        tokens(poller.options_.burst),
+        log_share(poller.account_, poller.options_.pid ? poller.options_.pid : ::getpid()) {}
   ~Worker() {
+    if (store) (void)log_share.withdraw(*store);
     std::lock_guard<std::mutex> g(p.mu_);
     p.client_in_use_ = nullptr;
   }
@@ -142,6 +151,7 @@ struct BatchPoller::Worker {
     if (f.jobs) count_jobs_on_screen(f.jobs_on_screen);
     if (!f.job.empty()) follow_tasks_on_screen(f.job, f.tasks_on_screen);
     follow_focused_log(f);
+    follow_what_others_show(f);
     refresh_detail_subtasks(f);
     follow_pinned(f);
     read_completed_logs(f);
@@ -247,8 +257,9 @@ struct BatchPoller::Worker {
          });
   }
 
-  void follow_focused_log(const PollFocus& f) {
-    if (f.log_file.empty()) return;
+  // The remote file the focus's log pane shows; none when it shows none.
+  std::optional<RemoteFileRef> focused_log(const PollFocus& f) const {
+    if (f.log_file.empty()) return std::nullopt;
     RemoteFileRef ref{p.account_, "", "", "", "", f.log_file};
     if (!f.log_task.empty()) {
       ref.job = f.job;
@@ -257,9 +268,46 @@ struct BatchPoller::Worker {
       ref.pool = f.pool;
       ref.node = f.log_node;
     } else {
+      return std::nullopt;
+    }
+    return ref;
+  }
+
+  void follow_focused_log(const PollFocus& f) {
+    if (auto ref = focused_log(f)) follow(*ref);
+  }
+
+  // What the focus shows that a window which does not poll needs from the one that does: its
+  // log (with its job), else its job's tasks (a ref without a path).
+  std::optional<RemoteFileRef> shown_to_share(const PollFocus& f) const {
+    if (auto log = focused_log(f)) return log;
+    if (f.job.empty()) return std::nullopt;
+    return RemoteFileRef{p.account_, f.job, "", "", "", ""};
+  }
+
+  // The polling process keeps what other windows on this data directory show fresh too: the
+  // tasks of the job each shows, and the log each has open.
+  void follow_what_others_show(const PollFocus& f) {
+    if (auto r = log_share.withdraw(*store); !r) error = r.error().message;
+    auto refs = log_share.others(*store, clock.now());
+    if (!refs) {
+      error = refs.error().message;
       return;
     }
-    follow(ref);
+    std::set<std::string> jobs{f.job};
+    for (const auto& ref : *refs) {
+      if (!ref.job.empty() && jobs.insert(ref.job).second)
+        step(tasks_scope(ref.job), [&](SyncStats& s) {
+          return refresh_tasks(*target, ref.job, TaskRefresh::Incremental, s);
+        });
+      if (!ref.path.empty()) follow(ref);
+    }
+  }
+
+  // A window that does not poll says what it shows, for the one that does.
+  void tell_what_is_shown(const PollFocus& f) {
+    if (auto r = log_share.publish(*store, shown_to_share(f), clock.now()); !r)
+      error = r.error().message;
   }
 
   // Pinned jobs: their tasks' states, then the stdout.txt of each running (or just completed)

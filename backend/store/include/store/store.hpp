@@ -102,6 +102,16 @@ struct RemovedRun {
   std::vector<NameValue> parameters;  ///< its sweep parameters, in order
 };
 
+/// What a window shows of a Batch account (a job's tasks, and a task's or node's log when one is
+/// open): whichever process polls the account keeps it fresh in the cache, so a window that
+/// does not poll shows it too.
+struct WatchedLog {
+  int64_t pid = 0;  ///< the window's process
+  std::string account, job, task, pool, node;
+  std::string file;  ///< `stdout.txt`, `startup/stderr.txt`…; empty: no log is open
+  Timestamp at{};    ///< when the window last said so
+};
+
 /// One state change of a task, as recorded in the history table.
 struct StateChange {
   TaskState from = TaskState::Active;
@@ -487,6 +497,13 @@ class Store {
   Result<std::vector<RemovedRun>> removed_runs(const std::string& account, const std::string& job);
   /// Forgets the runs removed from a job (`submit --rerun-removed`; delete_job does it too).
   Result<void> forget_removed_runs(const std::string& account, const std::string& job);
+
+  /// Records the log a window shows, replacing what its process said before for the account.
+  Result<void> watch_log(const WatchedLog& log);
+  /// Forgets what process `pid` said it shows of `account`.
+  Result<void> unwatch_logs(int64_t pid, const std::string& account);
+  /// The logs windows said they show of `account`, oldest word first.
+  Result<std::vector<WatchedLog>> watched_logs(const std::string& account);
 
   /// The raw handle, for the store's own helpers and benchmarks.
   sqlite3* handle() const { return db_; }

@@ -60,6 +60,9 @@ struct PollerOptions {
   double burst = 20;                           ///< requests that may go at once after a quiet spell
   std::chrono::milliseconds max_backoff{60000};     ///< the longest extra wait after throttling
   std::chrono::milliseconds pinned_interval{5000};  ///< how often pinned jobs' logs are read
+  /// The window's process, as the store's watched_logs name it; 0: this process (a test stands
+  /// in for a second window with another live pid).
+  int64_t pid = 0;
 };
 
 /// What the status bar says about the poller.
