@@ -61,6 +61,28 @@ TEST_F(TuiBatch, AnEndpointThatStopsAnsweringIsCalledStale) {
       << screen();
 }
 
+// An action sent to an endpoint that stopped answering says so while it waits, and its outcome
+// comes once the endpoint answers again.
+TEST_F(TuiBatch, AnActionStuckOnAStoppedEndpointSaysSo) {
+  fixture_.ctx().settings.poll.no_answer_seconds = 1;
+  open_batch("pools");
+  emu_.pause();
+  keys("j z");  // resize seed-gpu: a change sent to the account's worker
+  type("5");
+  tui_->handle_key(*parse_key_name("Enter"));  // not keys(): it would wait for the worker
+  tui_->draw();
+  ASSERT_TRUE(eventually([&] {
+    tui_->refresh();
+    return pumped().find("no answer from " + emu_.endpoint()) != std::string::npos;
+  })) << screen();
+  emu_.resume();  // the request in flight is answered: the action's outcome takes the line
+  EXPECT_TRUE(eventually([&] {
+    tui_->refresh();
+    pumped();
+    return line_with("no answer from") == "";
+  })) << screen();
+}
+
 TEST_F(TuiBatch, DeletingAPoolNeedsItsIdTyped) {
   open_batch("pools");
   keys("D");

@@ -39,8 +39,7 @@ class TuiClock : public TuiScreen {
     j.creation_time = j.state_transition_time = created;
     ASSERT_TRUE(fixture_.ctx().store->upsert_job(j).ok());
   }
-  void open_account(const std::string& account, const std::string& view,
-                    TermSize size = kNormal) {
+  void open_account(const std::string& account, const std::string& view, TermSize size = kNormal) {
     term_ = std::make_unique<HeadlessTerminal>(size);
     TuiOptions o;
     o.view = view;

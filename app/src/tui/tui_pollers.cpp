@@ -215,6 +215,21 @@ void say_refresh_outcome(TuiState& st, const PollerStatus& s, const std::string&
   set_status(st, "refreshed", StatusLevel::Ok);
 }
 
+// An action whose request waits past `limit` says so while it waits: its own timeout and
+// retries decide when it gives up, which on a stopped endpoint takes minutes.
+void say_stuck_action(TuiState& st, double limit_seconds) {
+  auto it = st.work.runners.find(st.top().account);
+  if (it == st.work.runners.end()) return;
+  auto w = it->second->waiting();
+  if (!w) return;
+  auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - w->since);
+  if (waited.count() < limit_seconds) return;
+  set_status(st,
+             fmt::format("{}: no answer from {} for {} s", w->what, w->endpoint,
+                         static_cast<int64_t>(waited.count())),
+             StatusLevel::Error);
+}
+
 // Poller notes; returns the last cycle's error (or that no answer came), and makes the data time
 // no newer than the last clean cycle while fetching fails.
 std::string poller_status(TuiState& st, const BatchPoller& poller, double no_answer_seconds) {
@@ -284,6 +299,7 @@ void fill_sync_status(AppContext& ctx, TuiState& st) {
   // A fetch that failed leaves the data as old as it is: the age must not look fresh.
   st.status.stale = !error.empty();
   show_sync_error(st, error);
+  say_stuck_action(st, ctx.settings.poll.no_answer_seconds);
 }
 
 }  // namespace trainyard

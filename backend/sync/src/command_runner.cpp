@@ -21,9 +21,26 @@ CommandRunner::~CommandRunner() = default;
 
 void CommandRunner::submit(std::string what, BatchCommand command, std::string origin,
                            BatchReply reply) {
-  queue_.submit(
-      std::move(what), [this, command = std::move(command)] { return execute(command); },
-      std::move(origin), std::move(reply));
+  auto run = [this, what, command = std::move(command)] {
+    set_running(what);
+    auto r = execute(command);
+    set_running("");
+    return r;
+  };
+  queue_.submit(std::move(what), std::move(run), std::move(origin), std::move(reply));
+}
+
+void CommandRunner::set_running(const std::string& what) {
+  std::lock_guard<std::mutex> g(mu_);
+  running_ = what;
+}
+
+std::optional<CommandWait> CommandRunner::waiting() const {
+  std::lock_guard<std::mutex> g(mu_);
+  if (running_.empty() || !client_seen_) return std::nullopt;
+  auto since = client_seen_->in_flight_since();
+  if (!since) return std::nullopt;
+  return CommandWait{running_, *since, client_seen_->options().endpoint};
 }
 
 size_t CommandRunner::pending() const {
@@ -50,6 +67,8 @@ Result<std::string> CommandRunner::execute(const BatchCommand& command) {
     auto c = make_client_();
     if (!c) return c.error();
     client_ = std::move(*c);
+    std::lock_guard<std::mutex> g(mu_);
+    client_seen_ = client_.get();
   }
   return command(*client_, *store_);
 }

@@ -3,8 +3,11 @@
 // status message, so the UI never waits on the network.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "azure/batch_client.hpp"
@@ -22,6 +25,13 @@ using BatchCommand = std::function<Result<std::string>(azure::BatchClient&, Stor
 
 /// What the UI thread does with an action's outcome (a form shows its error, a read fills a form).
 using BatchReply = std::function<void(const Result<std::string>&)>;
+
+/// The action in flight whose request has gone unanswered since `since`.
+struct CommandWait {
+  std::string what;  ///< `terminate job train`
+  std::chrono::steady_clock::time_point since;
+  std::string endpoint;
+};
 
 /// A worker thread running one account's actions in order.
 class CommandRunner {
@@ -41,6 +51,9 @@ class CommandRunner {
               BatchReply reply = {});
   /// Actions queued or running.
   size_t pending() const;
+  /// The action running now while a request of it waits for an answer; none otherwise. Safe from
+  /// any thread: the status line says when an action is stuck on an endpoint that stopped.
+  std::optional<CommandWait> waiting() const;
   /// Runs the replies of finished actions (UI thread only); returns how many ran.
   size_t run_replies();
   /// Waits until every queued action has finished, then runs the replies (headless use).
@@ -48,12 +61,16 @@ class CommandRunner {
 
  private:
   Result<std::string> execute(const BatchCommand& command);
+  void set_running(const std::string& what);
 
   std::string data_dir_;
   BatchClientFactory make_client_;
   // The worker thread's own: opened on first use, in that thread.
   std::unique_ptr<Store> store_;
   std::unique_ptr<azure::BatchClient> client_;
+  mutable std::mutex mu_;                            // guards the two below (set by the worker)
+  std::string running_;                              // the action in flight; empty: none
+  const azure::BatchClient* client_seen_ = nullptr;  // client_, once made
   WorkQueue queue_;  // last: its thread stops before the client and store go
 };
 
