@@ -40,6 +40,8 @@ cleanup() {
   local p
   for p in $(our_pids); do kill -TERM "$p" 2>/dev/null; done
   if declare -F extra_cleanup >/dev/null; then extra_cleanup; fi
+  # An emulator a scenario stopped (kill -STOP) must run again to end.
+  [[ -n $EMU_PID ]] && kill -CONT "$EMU_PID" 2>/dev/null && kill -TERM "$EMU_PID" 2>/dev/null
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -55,6 +57,26 @@ fail() {
 }
 
 pass() { echo "ok   [$STEP] $*"; }
+
+# start_emulator ARGS...: `$BIN emulator` on 127.0.0.1 with a fresh key and ARGS; its variables
+# (AZURE_BATCH_*) exported, its pid in EMU_PID (the cleanup stops it).
+EMU_PID=""
+start_emulator() {
+  STEP="emulator"
+  mkdir -p "$DATA"
+  head -c 64 /dev/urandom | base64 -w0 >"$TMP/key"
+  "$BIN" emulator --key-file "$TMP/key" --env-file "$TMP/env" "$@" >"$TMP/emu.out" 2>&1 &
+  EMU_PID=$!
+  local deadline=$((SECONDS + 15))
+  until [[ -s $TMP/env ]]; do
+    ((SECONDS < deadline)) || fail "the emulator did not start: $(cat "$TMP/emu.out")"
+    sleep 0.1
+  done
+  set -a
+  # shellcheck disable=SC1091  # written by the emulator just now
+  . "$TMP/env"
+  set +a
+}
 
 # wait_for REGEX SECONDS: polls the screen until a line matches (extended regex).
 wait_for() {

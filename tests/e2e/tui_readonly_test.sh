@@ -15,27 +15,7 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 # shellcheck source=tests/e2e/tmux_session.sh
 source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" ro
 
-EMU_PID=""
-extra_cleanup() { [[ -n $EMU_PID ]] && kill -TERM "$EMU_PID" 2>/dev/null; }
 REFUSED='account emulator is read-only \(--readonly\)'
-
-start_emulator() {
-  STEP="emulator"
-  mkdir -p "$DATA"
-  head -c 64 /dev/urandom | base64 -w0 >"$TMP/key"
-  "$BIN" emulator --key-file "$TMP/key" --seed-tasks 5 --env-file "$TMP/env" >"$TMP/emu.out" 2>&1 &
-  EMU_PID=$!
-  local deadline=$((SECONDS + 15))
-  until [[ -s $TMP/env ]]; do
-    ((SECONDS < deadline)) || fail "the emulator did not start: $(cat "$TMP/emu.out")"
-    sleep 0.1
-  done
-  set -a
-  # shellcheck disable=SC1091  # written by the emulator just now
-  . "$TMP/env"
-  set +a
-  pass "emulator serving account emulator"
-}
 
 task_count() {
   "$BIN" --data-dir "$DATA" ls tasks --account emulator --job seed-sweep 2>/dev/null |
@@ -76,7 +56,8 @@ check_refusals() {
 }
 
 command -v tmux >/dev/null || fail "tmux is not installed"
-start_emulator
+start_emulator --seed-tasks 5
+pass "emulator serving account emulator"
 start_tui
 check_refusals
 quit

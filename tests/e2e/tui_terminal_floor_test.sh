@@ -20,11 +20,6 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 # shellcheck source=tests/e2e/tmux_session.sh
 source "$(dirname "${BASH_SOURCE[0]}")/tmux_session.sh" floor
 
-EMU_PID=""
-extra_cleanup() {
-  [[ -n $EMU_PID ]] && kill -CONT "$EMU_PID" 2>/dev/null && kill -TERM "$EMU_PID" 2>/dev/null
-}
-
 screen2() { tm capture-pane -p -t win2 2>/dev/null; }
 keys2() { tm send-keys -t win2 "$@"; }
 # wait_for2 REGEX SECONDS: the second window's screen matches within the time.
@@ -60,6 +55,7 @@ check_ascii() {
 # whole; in its log, wrap reaches the lines after the long one, and without wrap `$` shows its end.
 check_long_line_and_id() {
   STEP="long line, long id"
+  # shellcheck disable=SC2016  # the run's own shell expands them
   TRAINYARD_CPU_SLOTS=1 "$BIN" --data-dir "$DATA" run --job floor-local --id experiment-resnet-0002 \
     -- sh -c 'i=0; while [ $i -lt 5000 ]; do printf "abcdefghi "; i=$((i+1)); done; echo END1; echo line-two; echo last-line' \
     >/dev/null || fail "trainyard run failed"
@@ -86,20 +82,8 @@ check_long_line_and_id() {
   rm -f "$EXIT_FILE"
 }
 
-start_emulator() {
-  STEP="emulator"
-  head -c 64 /dev/urandom | base64 -w0 >"$TMP/key"
-  "$BIN" emulator --key-file "$TMP/key" --seed-tasks 1 --node-step-ms 100 --env-file "$TMP/env" >"$TMP/emu.out" 2>&1 &
-  EMU_PID=$!
-  local deadline=$((SECONDS + 15))
-  until [[ -s $TMP/env ]]; do
-    ((SECONDS < deadline)) || fail "the emulator did not start: $(cat "$TMP/emu.out")"
-    sleep 0.1
-  done
-  set -a
-  # shellcheck disable=SC1091  # written by the emulator just now
-  . "$TMP/env"
-  set +a
+start_talker() {
+  start_emulator --seed-tasks 1 --node-step-ms 100
   printf '{ "poll": { "focusSeconds": 0.5, "noAnswerSeconds": 2 } }\n' >"$TMP/config.json"
   export TRAINYARD_CONFIG=$TMP/config.json
   "$BIN" --data-dir "$DATA" run --account emulator --pool seed-gpu --job floor --id talker \
@@ -148,7 +132,7 @@ check_stopped_endpoint() {
 command -v tmux >/dev/null || fail "tmux is not installed"
 check_ascii
 check_long_line_and_id
-start_emulator
+start_talker
 check_second_window
 check_stopped_endpoint
 echo "ok: terminal floor"

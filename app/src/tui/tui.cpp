@@ -246,10 +246,11 @@ void Tui::tick() {
   // when it settles, so that its frames do not depend on the watcher's pace.
   bool due = now - st_->work.last_reload >= 5s || (st_->work.live && take_costs(*st_));
   if (st_->work.reader) {
-    if (due)
-      reload(now);
-    else
-      request_page_if_changed(*st_);
+    if (due) return reload(now);
+    request_page_if_changed(*st_);
+    // The pollers' and workers' waits are told each second (no query: the reader brought the
+    // sync facts), so an endpoint that stopped answering is named within a second of the limit.
+    fill_sync_status(ctx_, *st_);
     return;
   }
   auto version = ctx_.store->data_version().value_or(-1);
