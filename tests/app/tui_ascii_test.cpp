@@ -16,12 +16,6 @@ class TuiAscii : public TuiScreen {
  protected:
   TuiAscii() { ascii_ = true; }
 
-  void command(const std::string& text) {
-    keys(":");
-    type(text);
-    keys("Enter");
-  }
-
   // No byte of a UTF-8 sequence reaches the terminal.
   void expect_ascii_only() {
     auto s = screen();

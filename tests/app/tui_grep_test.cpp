@@ -20,11 +20,6 @@ constexpr TermSize kHuge{200, 60};
 
 class TuiGrep : public TuiScreen {
  protected:
-  void command(const std::string& text) {
-    keys(":");
-    type(text);
-    keys("Enter");
-  }
 };
 
 TEST_F(TuiGrep, PlainTextOverEveryTaskOfTheJob) {

@@ -182,11 +182,6 @@ class TuiNav : public TuiScreen {
     prod.color = "red";
     fixture_.ctx().settings.accounts.push_back(prod);
   }
-  void command(const std::string& text) {
-    keys(":");
-    type(text);
-    keys("Enter");
-  }
 };
 
 TEST_F(TuiNav, HistoryGoesBackAndForwardBeyondTheCrumbs) {

@@ -80,6 +80,13 @@ class TuiScreen : public ::testing::Test {
     }
   }
 
+  /// Runs a `:` command: `:`, the text typed, Enter.
+  void command(const std::string& text) {
+    keys(":");
+    type(text);
+    keys("Enter");
+  }
+
   /// The screen once the workers have finished and their news (an outcome for the status line)
   /// is taken in, as the loop does.
   std::string settled_and_pumped() {

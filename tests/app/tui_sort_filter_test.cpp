@@ -26,11 +26,6 @@ class TuiSortFilter : public apptest::TuiScreen {
     return out;
   }
 
-  void command(const std::string& text) {
-    keys(":");
-    type(text);
-    keys("Enter");
-  }
   void filter(const std::string& text) {
     keys("/ C-u");  // the filter line opens on the current filter
     type(text);

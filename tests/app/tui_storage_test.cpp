@@ -57,11 +57,6 @@ class TuiStorage : public TuiScreen {
            const std::string& type = "text/plain") {
     ASSERT_TRUE(client_->put_blob("data", blob, data, type).ok()) << blob;
   }
-  void command(const std::string& text) {
-    keys(":");
-    type(text);
-    keys("Enter");
-  }
   // Selects the row holding `text`: the filter shows only the rows that hold it.
   void select(const std::string& text) {
     keys("/ C-u");

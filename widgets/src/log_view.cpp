@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
+
 namespace trainyard {
 namespace {
 
@@ -13,17 +15,13 @@ struct Glyph {
   Role role = Role::LogText;
 };
 
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
 void mark_matches(const std::string& text, const std::string& needle, Role role,
                   std::vector<Role>& roles) {
   if (needle.empty() || needle.size() > text.size()) return;
   for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
     bool match = true;
     for (std::size_t j = 0; j < needle.size() && match; ++j) {
-      match = lower(text[i + j]) == lower(needle[j]);
+      match = ascii_lower(text[i + j]) == ascii_lower(needle[j]);
     }
     if (!match) continue;
     std::fill(roles.begin() + static_cast<long>(i),

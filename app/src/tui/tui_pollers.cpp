@@ -195,12 +195,16 @@ void show_sync_error(TuiState& st, const std::string& error) {
 
 // A request unanswered past `limit`: the endpoint stopped answering (a stopped process, a dead
 // link), which the request's own timeout would tell only much later.
-std::string no_answer_text(const PollerStatus& s, double limit_seconds) {
-  if (!s.waiting_since) return "";
-  auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - *s.waiting_since);
+std::string no_answer_text(std::optional<std::chrono::steady_clock::time_point> since,
+                           const std::string& endpoint, double limit_seconds) {
+  if (!since) return "";
+  auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - *since);
   if (waited.count() < limit_seconds) return "";
-  return fmt::format("no answer from {} for {} s", s.endpoint,
-                     static_cast<int64_t>(waited.count()));
+  return fmt::format("no answer from {} for {} s", endpoint, static_cast<int64_t>(waited.count()));
+}
+
+std::string no_answer_text(const PollerStatus& s, double limit_seconds) {
+  return no_answer_text(s.waiting_since, s.endpoint, limit_seconds);
 }
 
 // The outcome of `R` once the poller's next cycle is over (or while it waits for an answer).
@@ -222,12 +226,8 @@ void say_stuck_action(TuiState& st, double limit_seconds) {
   if (it == st.work.runners.end()) return;
   auto w = it->second->waiting();
   if (!w) return;
-  auto waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - w->since);
-  if (waited.count() < limit_seconds) return;
-  set_status(st,
-             fmt::format("{}: no answer from {} for {} s", w->what, w->endpoint,
-                         static_cast<int64_t>(waited.count())),
-             StatusLevel::Error);
+  auto text = no_answer_text(w->since, w->endpoint, limit_seconds);
+  if (!text.empty()) set_status(st, w->what + ": " + text, StatusLevel::Error);
 }
 
 // Poller notes; returns the last cycle's error (or that no answer came), and makes the data time

@@ -101,24 +101,32 @@ void scroll_to_line(TextScroll& s, const TextLines& lines, std::size_t line) {
   set(s, std::min(Position{line > half ? line - half : 0, 0}, bottom(s, lines)));
 }
 
-bool scroll_sideways(TextScroll& s, const TextLines& lines, Action a) {
-  int step = std::max(1, s.width / 2);
+namespace {
+
+// The offset that shows the end of the longest line on screen, past the `>` mark.
+int last_offset(const TextScroll& s, const TextLines& lines) {
   int longest = 0;
   for (const auto& l : lines.read(s.top, static_cast<std::size_t>(std::max(1, s.height))))
     longest = std::max(longest, line_cells(l));
-  int last = std::max(0, longest - s.width + 1);  // the end in view, past the `>` mark
+  return std::max(0, longest - s.width + 1);
+}
+
+}  // namespace
+
+bool scroll_sideways(TextScroll& s, const TextLines& lines, Action a) {
+  int step = std::max(1, s.width / 2);
   switch (a) {
     case Action::ScrollLeft:
       s.x = std::max(0, s.x - step);
       return true;
     case Action::ScrollRight:
-      s.x = std::min(s.x + step, last);
+      s.x = std::min(s.x + step, last_offset(s, lines));
       return true;
     case Action::LineStart:
       s.x = 0;
       return true;
     case Action::LineEnd:
-      s.x = last;
+      s.x = last_offset(s, lines);
       return true;
     default:
       return false;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 #include "tui_state.hpp"
 
 namespace trainyard {
@@ -20,15 +22,11 @@ TextLines lines_of(const std::vector<LogLine>& lines) {
   return t;
 }
 
-char lower(char c) {
-  return c >= 'A' && c <= 'Z' ? static_cast<char>(c + ('a' - 'A')) : c;
-}
-
 bool holds(const LogLine& line, const std::string& needle) {
   std::string text;
   for (const auto& span : line) text += span.text;
   auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(),
-                        [](char a, char b) { return lower(a) == lower(b); });
+                        [](char a, char b) { return ascii_lower(a) == ascii_lower(b); });
   return it != text.end();
 }
 
